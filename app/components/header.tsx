@@ -1,0 +1,180 @@
+import { useRef } from 'react'
+import { Link, useLocation } from 'react-router'
+import type { SessionUser } from '~/auth/session-user'
+import { Avatar } from '~/components/avatar'
+import { ThemeSwitch } from '~/components/theme-switch'
+import { buttonClasses } from '~/components/ui/button'
+import { Skeleton } from '~/components/ui/skeleton'
+import type { Theme } from '~/theme'
+import { cn } from '~/utils/cn'
+
+type NavLinkItem = { to: string; label: string }
+
+export const SIGNED_OUT_LINKS: NavLinkItem[] = [
+  { to: '/showcase', label: 'Showcase' },
+  { to: '/blog', label: 'Blog' },
+  { to: '/docs', label: 'Docs' },
+  { to: '/changelog', label: 'Changelog' },
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/support', label: 'Support' },
+]
+
+export const SIGNED_IN_LINKS: NavLinkItem[] = [
+  { to: '/blog', label: 'Blog' },
+  { to: '/docs', label: 'Docs' },
+  { to: '/dashboard', label: 'Dashboard' },
+  { to: '/task', label: 'Task List' },
+  { to: '/chat', label: 'AI Chat' },
+  { to: '/pricing', label: 'Pricing' },
+]
+
+/** The spec's rule: a link is active when the path equals it or starts with it. */
+export function isActivePath(pathname: string, to: string) {
+  return pathname === to || pathname.startsWith(to)
+}
+
+const MOBILE_NAV_ID = 'mobile-navigation'
+
+export function Header({
+  user,
+  theme,
+  isUserLoading = false,
+}: {
+  user: SessionUser | null
+  theme: Theme | null
+  isUserLoading?: boolean
+}) {
+  const { pathname } = useLocation()
+  const links = user ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS
+  const drawer = useRef<HTMLDivElement>(null)
+
+  return (
+    <header className="sticky top-0 z-40 h-16 border-b bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+      <div className="mx-auto flex h-full max-w-6xl items-center gap-4 px-4">
+        {/* The drawer is a native popover: it opens, closes on Escape and outside clicks, and
+            sits in the top layer without JavaScript. */}
+        <button
+          type="button"
+          popoverTarget={MOBILE_NAV_ID}
+          className="inline-flex size-9 items-center justify-center rounded-md hover:bg-muted md:hidden"
+          aria-label="Open navigation menu"
+        >
+          <svg
+            aria-hidden
+            viewBox="0 0 24 24"
+            className="size-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <path d="M4 6h16M4 12h16M4 18h16" />
+          </svg>
+        </button>
+
+        <Link to="/" prefetch="intent" className="flex items-baseline gap-2" aria-label="Threadwork home">
+          <span className="text-lg font-bold tracking-tight">Threadwork</span>
+          <span className="hidden text-sm text-muted-foreground lg:inline">Tasks, talked through.</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden flex-1 items-center gap-1 md:flex">
+          {links.map((link) => (
+            <HeaderLink key={link.to} link={link} isActive={isActivePath(pathname, link.to)} />
+          ))}
+        </nav>
+
+        <div className="ml-auto flex items-center gap-2 md:ml-0">
+          <ThemeSwitch serverTheme={theme} />
+          <AccountControl user={user} isLoading={isUserLoading} />
+        </div>
+      </div>
+
+      <div
+        id={MOBILE_NAV_ID}
+        ref={drawer}
+        popover="auto"
+        role="dialog"
+        aria-labelledby={`${MOBILE_NAV_ID}-title`}
+        className="fixed inset-y-0 left-0 right-auto m-0 h-dvh max-h-none w-64 border-r bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
+      >
+        <div className="mb-4 flex items-center justify-between">
+          <h2 id={`${MOBILE_NAV_ID}-title`} className="text-base font-semibold">
+            Mobile Navigation
+          </h2>
+          <button
+            type="button"
+            popoverTarget={MOBILE_NAV_ID}
+            popoverTargetAction="hide"
+            className="inline-flex size-8 items-center justify-center rounded-md hover:bg-muted"
+            aria-label="Close navigation menu"
+          >
+            <svg
+              aria-hidden
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
+              <path d="M6 6l12 12M18 6L6 18" />
+            </svg>
+          </button>
+        </div>
+        <nav aria-label="Mobile" className="flex flex-col gap-1">
+          {links.map((link) => (
+            <HeaderLink
+              key={link.to}
+              link={link}
+              isActive={isActivePath(pathname, link.to)}
+              onNavigate={() => drawer.current?.hidePopover()}
+            />
+          ))}
+        </nav>
+      </div>
+    </header>
+  )
+}
+
+function HeaderLink({
+  link,
+  isActive,
+  onNavigate,
+}: {
+  link: NavLinkItem
+  isActive: boolean
+  onNavigate?: () => void
+}) {
+  return (
+    <Link
+      to={link.to}
+      prefetch="intent"
+      onClick={onNavigate}
+      aria-current={isActive ? 'page' : undefined}
+      className={cn(
+        'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-muted hover:text-foreground',
+        isActive ? 'bg-muted text-foreground' : 'text-muted-foreground',
+      )}
+    >
+      {link.label}
+    </Link>
+  )
+}
+
+function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoading: boolean }) {
+  if (isLoading) {
+    return (
+      <div className="flex items-center gap-2" data-testid="account-skeleton">
+        <Skeleton className="size-8 rounded-full" />
+        <Skeleton className="hidden h-4 w-20 sm:block" />
+      </div>
+    )
+  }
+  if (!user) {
+    return (
+      <Link to="/login?redirect=%2Fdashboard" prefetch="intent" className={buttonClasses('default', 'sm')}>
+        Sign In
+      </Link>
+    )
+  }
+  // The signed-in menu (settings, Sign Out) arrives with accounts; the avatar names who is in.
+  return <Avatar name={user.name} image={user.image} />
+}

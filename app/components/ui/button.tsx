@@ -1,0 +1,46 @@
+import type { ComponentProps } from 'react'
+import { cn } from '~/utils/cn'
+
+const variants = {
+  default: 'bg-primary text-primary-foreground hover:bg-primary/90',
+  outline: 'border bg-background hover:bg-muted',
+  ghost: 'hover:bg-muted',
+  destructive: 'bg-destructive text-white hover:bg-destructive/90',
+  link: 'text-primary underline-offset-4 hover:underline',
+} as const
+
+const sizes = {
+  default: 'h-9 px-4 py-2',
+  sm: 'h-8 px-3 text-sm',
+  lg: 'h-10 px-6',
+  icon: 'size-9',
+} as const
+
+export type ButtonVariant = keyof typeof variants
+export type ButtonSize = keyof typeof sizes
+
+/** Shared by <Button> and links styled as buttons, so both look and focus the same. */
+export function buttonClasses(
+  variant: ButtonVariant = 'default',
+  size: ButtonSize = 'default',
+  className?: string,
+) {
+  return cn(
+    'inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors',
+    'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
+    'disabled:pointer-events-none disabled:opacity-50',
+    variants[variant],
+    sizes[size],
+    className,
+  )
+}
+
+export function Button({
+  variant,
+  size,
+  className,
+  type = 'button',
+  ...props
+}: ComponentProps<'button'> & { variant?: ButtonVariant; size?: ButtonSize }) {
+  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />
+}

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { type Client, createClient } from '@libsql/client'
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import { env } from '~/env.server'
+import * as schema from './schema'
+
+export type Database = LibSQLDatabase<typeof schema> & { $client: Client }
+
+export type DatabaseConfig = {
+  url: string
+  authToken?: string
+  syncUrl?: string
+}
+
+/** Busy timeout for local files: writers from other connections queue instead of failing. */
+const BUSY_TIMEOUT_MS = 5_000
+
+/**
+ * Opens a database. `file:` URLs are embedded SQLite files (the folder is created if missing);
+ * `libsql:`/`http:` URLs reach a libSQL server; a `syncUrl` makes the file an embedded replica.
+ * libSQL turns foreign keys on for every connection of the pool by default.
+ */
+export function openDatabase(config: DatabaseConfig): Database {
+  const filePath = localFilePath(config.url)
+  if (filePath) mkdirSync(dirname(filePath), { recursive: true })
+  const client = createClient({
+    url: config.url,
+    authToken: config.authToken,
+    syncUrl: config.syncUrl,
+    timeout: BUSY_TIMEOUT_MS,
+  })
+  return drizzle(client, { schema })
+}
+
+/** The file behind a `file:` URL, or undefined for remote and in-memory databases. */
+export function localFilePath(url: string): string | undefined {
+  if (!url.startsWith('file:')) return undefined
+  const path = url.slice('file:'.length).split('?')[0] ?? ''
+  return path === '' || path === ':memory:' ? undefined : path
+}
+
+let instance: Database | undefined
+
+/** The app's database, opened on first use from `DATABASE_URL`. */
+export function database(): Database {
+  if (!instance) {
+    const e = env()
+    instance = openDatabase({
+      url: e.DATABASE_URL,
+      authToken: e.DATABASE_AUTH_TOKEN,
+      syncUrl: e.DATABASE_SYNC_URL,
+    })
+  }
+  return instance
+}
+
+export function closeDatabase() {
+  instance?.$client.close()
+  instance = undefined
+}

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { migrate } from 'drizzle-orm/libsql/migrator'
+import type { Database } from './client.server'
+
+/** Generated SQL migrations, checked in; resolved from the app's root like the server's cwd. */
+export const MIGRATIONS_FOLDER = resolve('drizzle')
+
+/**
+ * Brings a database to the newest schema. Safe to run on every boot and on several instances at
+ * once: drizzle records what it applied and runs each migration in a transaction.
+ */
+export async function migrateDatabase(db: Database, migrationsFolder = MIGRATIONS_FOLDER) {
+  // WAL lets readers run beside the writer; the setting is stored in the file itself.
+  if (db.$client.protocol === 'file') await db.run(sql`PRAGMA journal_mode = WAL`)
+  await migrate(db, { migrationsFolder })
+}
+
+type Journal = { entries: { tag: string; when: number }[] }
+
+/** Compares the newest migration on disk with the newest one the database has applied. */
+export async function migrationStatus(db: Database, migrationsFolder = MIGRATIONS_FOLDER) {
+  const journal = JSON.parse(
+    await readFile(resolve(migrationsFolder, 'meta/_journal.json'), 'utf8'),
+  ) as Journal
+  const latest = journal.entries.at(-1)
+  const applied = await db
+    .all<{ created_at: number }>(
+      sql`SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1`,
+    )
+    .catch(() => [])
+  const appliedAt = applied[0] ? Number(applied[0].created_at) : undefined
+  return {
+    expected: latest?.tag ?? null,
+    isCurrent: latest === undefined || appliedAt === latest.when,
+  }
+}

@@ -1,0 +1,380 @@
+import { sql } from 'drizzle-orm'
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core'
+
+/**
+ * The whole data model (DESIGN.md §4). Ids are random strings, safe to mint on any instance and
+ * impossible to enumerate; times are integer milliseconds; money is integer cents.
+ */
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID())
+const ms = (name: string) => integer(name, { mode: 'timestamp_ms' })
+const createdAt = () =>
+  ms('created_at')
+    .notNull()
+    .$defaultFn(() => new Date())
+const updatedAt = () =>
+  ms('updated_at')
+    .notNull()
+    .$defaultFn(() => new Date())
+    .$onUpdateFn(() => new Date())
+
+export const PLANS = ['free', 'tier1', 'tier2', 'tier3'] as const
+export const PLAN_KINDS = ['yearly', 'lifetime'] as const
+export const PRIORITIES = ['high', 'medium', 'low'] as const
+export const STATUSES = ['Not Started', 'In Progress', 'Completed'] as const
+export const REACTION_TYPES = ['thumbsup', 'heart', 'check', 'fire'] as const
+export const VERIFICATION_PURPOSES = ['verify-email', 'reset-password'] as const
+export const CHAT_VISIBILITIES = ['private', 'public'] as const
+export const CHAT_ROLES = ['user', 'assistant', 'system'] as const
+
+// ── Accounts ────────────────────────────────────────────────────────────────
+
+export const users = sqliteTable('users', {
+  id: id(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  image: text('image'),
+  emailVerifiedAt: ms('email_verified_at'),
+  passwordHash: text('password_hash'),
+  plan: text('plan', { enum: PLANS }).notNull().default('free'),
+  planKind: text('plan_kind', { enum: PLAN_KINDS }),
+  accessUntil: ms('access_until'),
+  onboardedAt: ms('onboarded_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('accounts_provider_account_unique').on(t.provider, t.providerAccountId),
+    index('accounts_user_id_idx').on(t.userId),
+  ],
+)
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie's random id: a leaked table cannot be replayed as cookies. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ms('expires_at').notNull(),
+    lastSeenAt: ms('last_seen_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+)
+
+export const verifications = sqliteTable(
+  'verifications',
+  {
+    id: id(),
+    purpose: text('purpose', { enum: VERIFICATION_PURPOSES }).notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address being proven, so a later change of e-mail cannot ride on an old link. */
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: ms('expires_at').notNull(),
+    usedAt: ms('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verifications_user_id_idx').on(t.userId, t.purpose)],
+)
+
+// ── Tasks ───────────────────────────────────────────────────────────────────
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    details: text('details'),
+    refLink: text('ref_link'),
+    priority: text('priority', { enum: PRIORITIES }).notNull().default('medium'),
+    status: text('status', { enum: STATUSES }).notNull().default('Not Started'),
+    isPublic: integer('is_public', { mode: 'boolean' }).notNull().default(false),
+    parentTaskId: text('parent_task_id').references((): AnySQLiteColumn => tasks.id, {
+      onDelete: 'cascade',
+    }),
+    hrs: integer('hrs').notNull().default(1),
+    completedAt: ms('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('tasks_user_created_idx').on(t.userId, t.createdAt),
+    index('tasks_user_status_idx').on(t.userId, t.status),
+    index('tasks_user_completed_idx').on(t.userId, t.completedAt),
+    index('tasks_public_created_idx').on(t.isPublic, t.createdAt).where(sql`${t.isPublic} = 1`),
+    index('tasks_parent_idx').on(t.parentTaskId),
+    check('tasks_hrs_range', sql`${t.hrs} BETWEEN 1 AND 8`),
+    check('tasks_priority_valid', sql`${t.priority} IN ('high', 'medium', 'low')`),
+    check('tasks_status_valid', sql`${t.status} IN ('Not Started', 'In Progress', 'Completed')`),
+  ],
+)
+
+export const taskShares = sqliteTable(
+  'task_shares',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    /** Lower-cased. Access follows once a user has verified this address. */
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.email] }), index('task_shares_email_idx').on(t.email, t.taskId)],
+)
+
+// ── Comments ────────────────────────────────────────────────────────────────
+
+export const comments = sqliteTable(
+  'comments',
+  {
+    id: id(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parentCommentId: text('parent_comment_id').references((): AnySQLiteColumn => comments.id, {
+      onDelete: 'cascade',
+    }),
+    content: text('content').notNull(),
+    /** Set when the author edits; earlier versions live in `comment_revisions`. */
+    editedAt: ms('edited_at'),
+    /** A deleted comment with replies stays as a placeholder so its thread survives. */
+    deletedAt: ms('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('comments_task_created_idx').on(t.taskId, t.createdAt),
+    index('comments_parent_idx').on(t.parentCommentId),
+    index('comments_user_idx').on(t.userId),
+  ],
+)
+
+export const commentRevisions = sqliteTable(
+  'comment_revisions',
+  {
+    id: id(),
+    commentId: text('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('comment_revisions_comment_idx').on(t.commentId, t.createdAt)],
+)
+
+export const commentReactions = sqliteTable(
+  'comment_reactions',
+  {
+    commentId: text('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: REACTION_TYPES }).notNull(),
+    createdAt: createdAt(),
+  },
+  // One row per (comment, user, type): concurrent toggles cannot double-count.
+  (t) => [
+    primaryKey({ columns: [t.commentId, t.userId, t.type] }),
+    index('comment_reactions_user_idx').on(t.userId),
+  ],
+)
+
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: id(),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['mention'] }).notNull(),
+    fromUserId: text('from_user_id').references(() => users.id, { onDelete: 'set null' }),
+    content: text('content').notNull(),
+    isRead: integer('is_read', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_recipient_unread_idx').on(t.recipientId, t.isRead, t.createdAt),
+    index('notifications_task_idx').on(t.taskId),
+    index('notifications_comment_idx').on(t.commentId),
+    index('notifications_from_user_idx').on(t.fromUserId),
+  ],
+)
+
+// ── Events: the log every stream reads ──────────────────────────────────────
+
+export const events = sqliteTable(
+  'events',
+  {
+    /** The stream cursor (SSE `id`), the one sequential id in the schema. */
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    topic: text('topic', { enum: ['tasks', 'comments'] }).notNull(),
+    type: text('type').notNull(),
+    /** No foreign key: the event of a deleted task must outlive the task. */
+    taskId: text('task_id'),
+    payload: text('payload', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_task_idx').on(t.taskId, t.id), index('events_created_idx').on(t.createdAt)],
+)
+
+// ── AI chats ────────────────────────────────────────────────────────────────
+
+export const chats = sqliteTable(
+  'chats',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    visibility: text('visibility', { enum: CHAT_VISIBILITIES }).notNull().default('private'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('chats_user_updated_idx').on(t.userId, t.updatedAt)],
+)
+
+export const chatMessages = sqliteTable(
+  'chat_messages',
+  {
+    id: id(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: CHAT_ROLES }).notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('chat_messages_chat_created_idx').on(t.chatId, t.createdAt)],
+)
+
+// ── Payments ────────────────────────────────────────────────────────────────
+
+export const purchases = sqliteTable(
+  'purchases',
+  {
+    id: id(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    tier: text('tier', { enum: ['tier1', 'tier2', 'tier3'] }).notNull(),
+    kind: text('kind', { enum: PLAN_KINDS }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    stripeCheckoutSessionId: text('stripe_checkout_session_id').notNull().unique(),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('purchases_user_idx').on(t.userId), index('purchases_email_idx').on(t.email)],
+)
+
+/** Stripe event ids already processed: a replayed webhook changes nothing. */
+export const webhookEvents = sqliteTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: ms('received_at')
+    .notNull()
+    .$defaultFn(() => new Date()),
+})
+
+// ── Infrastructure: e-mail, background jobs, rate limits ────────────────────
+
+export const emailOutbox = sqliteTable(
+  'email_outbox',
+  {
+    id: id(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ms('next_attempt_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    lastError: text('last_error'),
+    sentAt: ms('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+)
+
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: id(),
+    type: text('type').notNull(),
+    payload: text('payload', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    status: text('status', { enum: ['pending', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    runAt: ms('run_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    lockedUntil: ms('locked_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('jobs_due_idx').on(t.status, t.runAt)],
+)
+
+/** Fixed-window counters, shared by every instance through the database. */
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: ms('reset_at').notNull(),
+})
+
+export type User = typeof users.$inferSelect
+export type Task = typeof tasks.$inferSelect
+export type Comment = typeof comments.$inferSelect
+export type Priority = (typeof PRIORITIES)[number]
+export type Status = (typeof STATUSES)[number]
+export type ReactionType = (typeof REACTION_TYPES)[number]

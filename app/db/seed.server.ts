@@ -1,0 +1,381 @@
+import { count } from 'drizzle-orm'
+import { hashPassword } from '~/auth/password.server'
+import type { Database } from './client.server'
+import {
+  commentReactions,
+  comments,
+  notifications,
+  type Priority,
+  type ReactionType,
+  type Status,
+  taskShares,
+  tasks,
+  users,
+} from './schema'
+
+export const DEMO_PASSWORD = 'threadwork-demo'
+
+export const DEMO_USERS = [
+  { key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+  { key: 'grace', name: 'Grace Hopper', email: 'grace@example.com' },
+  { key: 'alan', name: 'Alan Turing', email: 'alan@example.com' },
+] as const
+
+type UserKey = (typeof DEMO_USERS)[number]['key']
+
+type DemoTask = {
+  key: string
+  owner: UserKey
+  text: string
+  details?: string
+  refLink?: string
+  priority: Priority
+  status: Status
+  hrs: number
+  isPublic?: boolean
+  parent?: string
+  sharedWith?: UserKey[]
+  daysAgo: number
+}
+
+const DEMO_TASKS: DemoTask[] = [
+  {
+    key: 'launch',
+    owner: 'ada',
+    text: 'Ship the public beta',
+    details: 'Everything that has to be true before we open sign-ups to everyone.',
+    priority: 'high',
+    status: 'In Progress',
+    hrs: 8,
+    sharedWith: ['grace', 'alan'],
+    daysAgo: 12,
+  },
+  {
+    key: 'launch-docs',
+    owner: 'ada',
+    parent: 'launch',
+    text: 'Write the getting-started guide',
+    priority: 'high',
+    status: 'Completed',
+    hrs: 3,
+    daysAgo: 11,
+  },
+  {
+    key: 'launch-pricing',
+    owner: 'ada',
+    parent: 'launch',
+    text: 'Finalise pricing tiers',
+    details: 'Yearly and lifetime for three tiers; lifetime discounts of 48% and 63%.',
+    priority: 'medium',
+    status: 'In Progress',
+    hrs: 2,
+    daysAgo: 10,
+  },
+  {
+    key: 'launch-status',
+    owner: 'ada',
+    parent: 'launch',
+    text: 'Set up the status page',
+    priority: 'low',
+    status: 'Not Started',
+    hrs: 1,
+    daysAgo: 9,
+  },
+  {
+    key: 'onboarding',
+    owner: 'ada',
+    text: 'Redesign the onboarding checklist',
+    refLink: 'https://www.nngroup.com/articles/user-onboarding/',
+    priority: 'medium',
+    status: 'Not Started',
+    hrs: 5,
+    sharedWith: ['grace'],
+    daysAgo: 8,
+  },
+  {
+    key: 'changelog',
+    owner: 'ada',
+    text: 'Publish the November changelog',
+    priority: 'low',
+    status: 'Completed',
+    hrs: 1,
+    isPublic: true,
+    daysAgo: 6,
+  },
+  {
+    key: 'retro',
+    owner: 'ada',
+    text: 'Run the sprint retrospective',
+    details: 'Keep it to 45 minutes; bring the burn-down chart.',
+    priority: 'medium',
+    status: 'Completed',
+    hrs: 1,
+    daysAgo: 3,
+  },
+  {
+    key: 'sse',
+    owner: 'grace',
+    text: 'Replace polling with server-sent events',
+    details: 'Comments every 2 s and mentions every 3 s cost us most of our database reads.',
+    refLink: 'https://html.spec.whatwg.org/multipage/server-sent-events.html',
+    priority: 'high',
+    status: 'In Progress',
+    hrs: 6,
+    sharedWith: ['ada'],
+    daysAgo: 7,
+  },
+  {
+    key: 'sse-fallback',
+    owner: 'grace',
+    parent: 'sse',
+    text: 'Keep polling as the fallback with 304s',
+    priority: 'medium',
+    status: 'Not Started',
+    hrs: 2,
+    daysAgo: 7,
+  },
+  {
+    key: 'indexes',
+    owner: 'grace',
+    text: 'Audit indexes on hot queries',
+    priority: 'medium',
+    status: 'Completed',
+    hrs: 4,
+    isPublic: true,
+    daysAgo: 5,
+  },
+  {
+    key: 'compiler',
+    owner: 'grace',
+    text: 'Profile the MDX build',
+    priority: 'low',
+    status: 'Not Started',
+    hrs: 2,
+    daysAgo: 2,
+  },
+  {
+    key: 'a11y',
+    owner: 'alan',
+    text: 'Accessibility pass on the task modal',
+    details: 'Focus trap, Escape to close, labelled controls, contrast in dark mode.',
+    priority: 'high',
+    status: 'Not Started',
+    hrs: 4,
+    sharedWith: ['ada'],
+    daysAgo: 4,
+  },
+  {
+    key: 'fuzz',
+    owner: 'alan',
+    text: 'Fuzz the mention parser',
+    priority: 'medium',
+    status: 'In Progress',
+    hrs: 3,
+    isPublic: true,
+    daysAgo: 2,
+  },
+  {
+    key: 'reading',
+    owner: 'alan',
+    text: 'Read "On Computable Numbers" again',
+    refLink: 'https://www.cs.virginia.edu/~robins/Turing_Paper_1936.pdf',
+    priority: 'low',
+    status: 'Completed',
+    hrs: 2,
+    daysAgo: 1,
+  },
+  {
+    key: 'backups',
+    owner: 'alan',
+    text: 'Test restoring a database backup',
+    priority: 'high',
+    status: 'Not Started',
+    hrs: 2,
+    daysAgo: 0,
+  },
+]
+
+type DemoComment = {
+  key: string
+  task: string
+  author: UserKey
+  content: string
+  replyTo?: string
+  mentions?: UserKey[]
+  reactions?: [UserKey, ReactionType][]
+  minutesAgo: number
+}
+
+const DEMO_COMMENTS: DemoComment[] = [
+  {
+    key: 'c1',
+    task: 'launch',
+    author: 'ada',
+    content: '@Grace Hopper can you own the streams work before we open the beta?',
+    mentions: ['grace'],
+    reactions: [
+      ['grace', 'thumbsup'],
+      ['alan', 'fire'],
+    ],
+    minutesAgo: 60 * 30,
+  },
+  {
+    key: 'c2',
+    task: 'launch',
+    author: 'grace',
+    replyTo: 'c1',
+    content: 'Yes — SSE with polling as the fallback. @Ada Lovelace I will share the task with you.',
+    mentions: ['ada'],
+    reactions: [['ada', 'heart']],
+    minutesAgo: 60 * 29,
+  },
+  {
+    key: 'c3',
+    task: 'launch',
+    author: 'alan',
+    replyTo: 'c1',
+    content: 'I can review the accessibility side in parallel.',
+    reactions: [['ada', 'check']],
+    minutesAgo: 60 * 20,
+  },
+  {
+    key: 'c4',
+    task: 'launch',
+    author: 'ada',
+    content: 'Pricing is settled; only the status page is left on my side.',
+    minutesAgo: 45,
+  },
+  {
+    key: 'c5',
+    task: 'sse',
+    author: 'ada',
+    content: 'Remember the keep-alive comment line so proxies keep idle streams open.',
+    reactions: [['grace', 'thumbsup']],
+    minutesAgo: 60 * 5,
+  },
+  {
+    key: 'c6',
+    task: 'sse',
+    author: 'grace',
+    replyTo: 'c5',
+    content: 'Done, and Last-Event-ID replays what a client missed.',
+    reactions: [
+      ['ada', 'fire'],
+      ['ada', 'heart'],
+    ],
+    minutesAgo: 60 * 4,
+  },
+  {
+    key: 'c7',
+    task: 'a11y',
+    author: 'alan',
+    content: '@Ada Lovelace the dialog traps focus now; Escape and the overlay both close it.',
+    mentions: ['ada'],
+    minutesAgo: 90,
+  },
+  {
+    key: 'c8',
+    task: 'indexes',
+    author: 'grace',
+    content: 'Every list query is index-only at 100k tasks.',
+    reactions: [
+      ['ada', 'check'],
+      ['alan', 'thumbsup'],
+    ],
+    minutesAgo: 60 * 24 * 2,
+  },
+]
+
+/**
+ * Fills an empty database with a demo workspace. Returns false (and writes nothing) when the
+ * database already has users, so running it twice is harmless.
+ */
+export async function seedDemoWorkspace(db: Database, now = new Date()): Promise<boolean> {
+  const [existing] = await db.select({ n: count() }).from(users)
+  if ((existing?.n ?? 0) > 0) return false
+
+  const passwordHash = await hashPassword(DEMO_PASSWORD)
+  const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
+
+  await db.transaction(async (tx) => {
+    const userIds = new Map<UserKey, string>()
+    for (const [index, user] of DEMO_USERS.entries()) {
+      const [row] = await tx
+        .insert(users)
+        .values({
+          name: user.name,
+          email: user.email,
+          passwordHash,
+          emailVerifiedAt: ago(60 * 24 * 30),
+          onboardedAt: ago(60 * 24 * 30),
+          createdAt: ago(60 * 24 * (30 - index)),
+        })
+        .returning({ id: users.id })
+      if (row) userIds.set(user.key, row.id)
+    }
+    const userId = (key: UserKey) => userIds.get(key) as string
+    const emailOf = (key: UserKey) => DEMO_USERS.find((user) => user.key === key)?.email as string
+
+    const taskIds = new Map<string, string>()
+    for (const task of DEMO_TASKS) {
+      const createdAt = ago(task.daysAgo * 60 * 24 + 30)
+      const [row] = await tx
+        .insert(tasks)
+        .values({
+          userId: userId(task.owner),
+          text: task.text,
+          details: task.details,
+          refLink: task.refLink,
+          priority: task.priority,
+          status: task.status,
+          hrs: task.hrs,
+          isPublic: task.isPublic ?? false,
+          parentTaskId: task.parent ? taskIds.get(task.parent) : undefined,
+          completedAt: task.status === 'Completed' ? ago(task.daysAgo * 60 * 24) : undefined,
+          createdAt,
+          updatedAt: createdAt,
+        })
+        .returning({ id: tasks.id })
+      if (!row) continue
+      taskIds.set(task.key, row.id)
+      for (const key of task.sharedWith ?? []) {
+        await tx.insert(taskShares).values({ taskId: row.id, email: emailOf(key), createdAt })
+      }
+    }
+
+    const commentIds = new Map<string, string>()
+    for (const comment of DEMO_COMMENTS) {
+      const taskId = taskIds.get(comment.task) as string
+      const createdAt = ago(comment.minutesAgo)
+      const [row] = await tx
+        .insert(comments)
+        .values({
+          taskId,
+          userId: userId(comment.author),
+          parentCommentId: comment.replyTo ? commentIds.get(comment.replyTo) : undefined,
+          content: comment.content,
+          createdAt,
+          updatedAt: createdAt,
+        })
+        .returning({ id: comments.id })
+      if (!row) continue
+      commentIds.set(comment.key, row.id)
+      for (const [who, type] of comment.reactions ?? []) {
+        await tx.insert(commentReactions).values({ commentId: row.id, userId: userId(who), type, createdAt })
+      }
+      for (const mentioned of comment.mentions ?? []) {
+        await tx.insert(notifications).values({
+          recipientId: userId(mentioned),
+          taskId,
+          commentId: row.id,
+          type: 'mention',
+          fromUserId: userId(comment.author),
+          content: comment.content,
+          isRead: comment.minutesAgo > 60 * 24,
+          createdAt,
+        })
+      }
+    }
+  })
+  return true
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+
+/**
+ * The whole configuration of the app, parsed once. This is the only module that reads
+ * `process.env`: everything else imports `env()` and gets typed, validated values.
+ */
+const optionalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default('http://localhost:3000')
+    .transform((url) => url.replace(/\/+$/, '')),
+  LOG_REQUESTS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:|https?:|wss?:)/, 'must start with file:, libsql:, http(s): or ws(s):')
+    .default('file:data/app.db'),
+  DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  DATABASE_SYNC_URL: z
+    .string()
+    .regex(/^(libsql:|https?:)/, 'must be a libsql: or http(s): URL')
+    .optional(),
+
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+
+  SUPPORT_EMAIL: z.email().default('support@threadwork.dev'),
+
+  PLAUSIBLE_DOMAIN: z.string().min(1).optional(),
+  PLAUSIBLE_SCRIPT_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default('https://plausible.io/js/script.js'),
+
+  CHECKOUT_SUCCESS_URL: optionalUrl,
+  CHECKOUT_URL: optionalUrl,
+  CHECKOUT_URL_YEARLY: optionalUrl,
+  CHECKOUT_URL_LIFETIME: optionalUrl,
+  CHECKOUT_URL_TIER_1_YEARLY: optionalUrl,
+  CHECKOUT_URL_TIER_1_LIFETIME: optionalUrl,
+  CHECKOUT_URL_TIER_2_YEARLY: optionalUrl,
+  CHECKOUT_URL_TIER_2_LIFETIME: optionalUrl,
+  CHECKOUT_URL_TIER_3_YEARLY: optionalUrl,
+  CHECKOUT_URL_TIER_3_LIFETIME: optionalUrl,
+})
+
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; isProduction: boolean }
+
+export class InvalidEnvError extends Error {
+  override name = 'InvalidEnvError'
+}
+
+/** Parses a set of variables; a bad value throws a message that names the variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "not set", as in most deploy dashboards.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
+  const result = EnvSchema.safeParse(present)
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new InvalidEnvError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  return {
+    ...result.data,
+    // Without a configured secret, a random one keeps cookies unforgeable; sessions then last
+    // only as long as the process (the server warns about it at boot).
+    SESSION_SECRET: result.data.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    isProduction: result.data.NODE_ENV === 'production',
+  }
+}
+
+let cached: Env | undefined
+
+export function env(): Env {
+  cached ??= parseEnv(process.env)
+  return cached
+}
+
+/** Tests change variables between cases; production never calls this. */
+export function resetEnvForTests() {
+  cached = undefined
+}
+
+/** What the browser may know: the spec's client configuration. Never put a secret here. */
+export function clientConfig() {
+  const e = env()
+  return {
+    baseUrl: e.BASE_URL,
+    successUrl: e.CHECKOUT_SUCCESS_URL,
+    checkout: {
+      public: e.CHECKOUT_URL,
+      yearly: e.CHECKOUT_URL_YEARLY,
+      lifetime: e.CHECKOUT_URL_LIFETIME,
+      tiers: {
+        1: { yearly: e.CHECKOUT_URL_TIER_1_YEARLY, lifetime: e.CHECKOUT_URL_TIER_1_LIFETIME },
+        2: { yearly: e.CHECKOUT_URL_TIER_2_YEARLY, lifetime: e.CHECKOUT_URL_TIER_2_LIFETIME },
+        3: { yearly: e.CHECKOUT_URL_TIER_3_YEARLY, lifetime: e.CHECKOUT_URL_TIER_3_LIFETIME },
+      },
+    },
+    analytics: e.PLAUSIBLE_DOMAIN
+      ? { domain: e.PLAUSIBLE_DOMAIN, scriptUrl: e.PLAUSIBLE_SCRIPT_URL }
+      : undefined,
+  }
+}
+
+export type ClientConfig = ReturnType<typeof clientConfig>

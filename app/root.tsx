@@ -1,0 +1,127 @@
+import type { ReactNode } from 'react'
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { Header } from '~/components/header'
+import { PendingIndicator } from '~/components/pending-indicator'
+import { Toaster, useServerToast } from '~/components/toaster'
+import { nonceContext } from '~/context'
+import { clientConfig } from '~/env.server'
+import { themeBootScript } from '~/theme'
+import { themeFromRequest } from '~/theme.server'
+import { readToast } from '~/toast.server'
+import type { Route } from './+types/root'
+import './app.css'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const title = 'Threadwork — tasks, talked through'
+  const description =
+    'Keep tasks with priority and status, share them with the people who need them, and talk them through in threaded comments with mentions and reactions.'
+  const baseUrl = loaderData?.config.baseUrl ?? ''
+  return [
+    { title },
+    { name: 'description', content: description },
+    { property: 'og:type', content: 'website' },
+    { property: 'og:site_name', content: 'Threadwork' },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:image', content: `${baseUrl}/og-image.png` },
+    { name: 'twitter:card', content: 'summary_large_image' },
+    { name: 'twitter:title', content: title },
+    { name: 'twitter:description', content: description },
+  ]
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { theme } = themeFromRequest(request)
+  const { toast, headers } = await readToast(request)
+  return data(
+    {
+      // The signed-in user joins here with accounts (Step 2); until then everyone is signed out.
+      user: null,
+      theme,
+      toast,
+      config: clientConfig(),
+      nonce: context.get(nonceContext),
+    },
+    { headers: headers ?? undefined },
+  )
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>('root')
+  const theme = root?.theme ?? null
+  const nonce = root?.nonce || undefined
+  const analytics = root?.config.analytics
+
+  return (
+    <html lang="en" className={theme ?? undefined} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme ?? 'light dark'} />
+        {/* Before first paint, so a stored or system theme never flashes. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, nonce-guarded */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        <Meta />
+        <Links />
+        {analytics ? (
+          <script defer nonce={nonce} data-domain={analytics.domain} src={analytics.scriptUrl} />
+        ) : null}
+      </head>
+      <body className="min-h-dvh antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
+        {children}
+        <Toaster theme={theme ?? 'system'} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useServerToast(loaderData.toast)
+  return (
+    <>
+      <PendingIndicator />
+      <Header user={loaderData.user} theme={loaderData.theme} />
+      <div id="main">
+        <Outlet />
+      </div>
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const root = useRouteLoaderData<typeof loader>('root')
+  if (!isRouteErrorResponse(error)) console.error(error)
+  return (
+    <>
+      <Header user={root?.user ?? null} theme={root?.theme ?? null} />
+      <div id="main">
+        <RouteErrorScreen error={error} isRoot />
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,51 @@
+import { ORPCError, os, ValidationError } from '@orpc/server'
+import type { SessionUser } from '~/auth/session-user'
+import type { Database } from '~/db/client.server'
+import { isDomainError, RateLimited, Unauthorized } from '~/services/errors'
+
+export type RpcContext = {
+  db: Database
+  /** Resolved from the session cookie by the door; null for anonymous callers. */
+  user: SessionUser | null
+  headers: Headers
+}
+
+/**
+ * Translates the domain's errors into oRPC's codes at one place. Procedures stay thin: they call
+ * a service and let its typed errors through.
+ */
+export function toORPCError(error: unknown): unknown {
+  if (error instanceof ORPCError) {
+    if (error.code === 'BAD_REQUEST' && error.cause instanceof ValidationError) {
+      return new ORPCError('BAD_REQUEST', {
+        message: 'Invalid input',
+        data: {
+          issues: error.cause.issues.map((issue) => ({
+            path: (issue.path ?? []).map((part) => (typeof part === 'object' ? part.key : part)),
+            message: issue.message,
+          })),
+        },
+        cause: error.cause,
+      })
+    }
+    return error
+  }
+  if (isDomainError(error)) {
+    const data =
+      error instanceof RateLimited
+        ? { retryAfter: error.retryAfter }
+        : 'issues' in error
+          ? { issues: error.issues }
+          : undefined
+    return new ORPCError(error.code, { message: error.message, data, cause: error })
+  }
+  return error
+}
+
+export const base = os.$context<RpcContext>()
+
+/** Procedures behind this need a signed-in user; anonymous callers get 401, never a redirect. */
+export const authed = base.middleware(async ({ context, next }) => {
+  if (!context.user) throw new Unauthorized()
+  return next({ context: { user: context.user } })
+})

@@ -1,0 +1,12 @@
+import { defineConfig } from 'drizzle-kit'
+
+export default defineConfig({
+  schema: './app/db/schema.ts',
+  out: './drizzle',
+  // "turso" speaks to file: and libsql:/http: URLs alike (see TOOLCHAIN.md).
+  dialect: 'turso',
+  dbCredentials: {
+    url: process.env.DATABASE_URL ?? 'file:data/app.db',
+    authToken: process.env.DATABASE_AUTH_TOKEN,
+  },
+})

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
+import * as build from 'virtual:react-router/server-build'
+import { createRequestListener } from '@react-router/node'
+import compression from 'compression'
+import { RouterContextProvider, type ServerBuild } from 'react-router'
+import sirv from 'sirv'
+import { nonceContext } from '~/context'
+import { closeDatabase, database } from '~/db/client.server'
+import { migrateDatabase } from '~/db/migrate.server'
+import { type Env, env, InvalidEnvError } from '~/env.server'
+import { securityHeaders } from '~/security.server'
+import { runShutdownHooks } from '~/shutdown.server'
+
+/**
+ * The production server: node:http with only what a request needs around React Router —
+ * security headers, static files, compression, one log line — so the stack stays close to the
+ * framework's own throughput (DESIGN.md §10). Vite builds it as the SSR entry, so it shares one
+ * module graph (one database client, one set of contexts) with the routes it serves.
+ */
+
+type Next = () => void
+
+function loadEnv(): Env {
+  try {
+    return env()
+  } catch (error) {
+    if (error instanceof InvalidEnvError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
+function logRequests(enabled: boolean) {
+  return (req: IncomingMessage, res: ServerResponse, next: Next) => {
+    if (enabled) {
+      const started = process.hrtime.bigint()
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6
+        console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`)
+      })
+    }
+    next()
+  }
+}
+
+function setSecurityHeaders(isProduction: boolean) {
+  const headers = securityHeaders(isProduction)
+  return (_req: IncomingMessage, res: ServerResponse, next: Next) => {
+    for (const [name, value] of headers) res.setHeader(name, value)
+    next()
+  }
+}
+
+/** Hashed assets never change under their name; everything else in public/ may. */
+function serveStatic(clientDir: string) {
+  const assets = sirv(resolve(clientDir, 'assets'), {
+    immutable: true,
+    maxAge: 31_536_000,
+    etag: true,
+    gzip: true,
+    brotli: true,
+  })
+  const publicFiles = sirv(clientDir, { maxAge: 3600, etag: true, gzip: true, brotli: true })
+  return (req: IncomingMessage, res: ServerResponse, next: Next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    if (req.url?.startsWith('/assets/')) {
+      req.url = req.url.slice('/assets'.length)
+      return assets(req, res, () => {
+        req.url = `/assets${req.url}`
+        next()
+      })
+    }
+    return publicFiles(req, res, next)
+  }
+}
+
+/** Compress what is worth compressing; never an event stream, which must flush as it goes. */
+const compress = compression({
+  filter: (req, res) => {
+    const type = String(res.getHeader('Content-Type') ?? '')
+    return !type.startsWith('text/event-stream') && compression.filter(req, res)
+  },
+})
+
+export function createApp(config: Env) {
+  const handleRequest = createRequestListener({
+    build: build as unknown as ServerBuild,
+    mode: config.NODE_ENV,
+    getLoadContext() {
+      const context = new RouterContextProvider()
+      context.set(nonceContext, randomBytes(16).toString('base64'))
+      return context
+    },
+  })
+  const steps = [
+    logRequests(config.LOG_REQUESTS),
+    setSecurityHeaders(config.isProduction),
+    serveStatic(resolve('build/client')),
+    compress as (req: IncomingMessage, res: ServerResponse, next: Next) => void,
+  ]
+  return (req: IncomingMessage, res: ServerResponse) => {
+    let index = 0
+    const next = () => {
+      const step = steps[index++]
+      if (step) step(req, res, next)
+      else void handleRequest(req, res)
+    }
+    next()
+  }
+}
+
+export async function startServer() {
+  const config = loadEnv()
+  if (!process.env.SESSION_SECRET && config.isProduction) {
+    console.warn('SESSION_SECRET is not set: using a random one, so sessions end on restart.')
+  }
+  await migrateDatabase(database())
+
+  const server = createServer(createApp(config))
+  // Longer than a proxy's idle timeout, so the proxy closes idle connections first.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : config.PORT
+    console.log(`Threadwork listening on http://${config.HOST}:${port} (${config.BASE_URL})`)
+  })
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`${signal}: finishing in-flight requests, then stopping`)
+    // Long-lived responses (event streams) end first, so close() can complete.
+    void runShutdownHooks().then(() => {
+      server.close(() => {
+        closeDatabase()
+        console.log('Stopped')
+        process.exit(0)
+      })
+      server.closeIdleConnections()
+    })
+    setTimeout(() => {
+      console.error('Forced exit: requests still open after 10 s')
+      process.exit(1)
+    }, 10_000).unref()
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+  return server
+}
