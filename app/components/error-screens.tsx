@@ -66,7 +66,10 @@ export function ErrorScreen({ error, isRoot }: { error: unknown; isRoot: boolean
 
 function describeError(error: unknown): { title: string; detail: string | null } {
   if (isRouteErrorResponse(error)) {
-    const message = typeof error.data === 'string' && error.data ? error.data : error.statusText
+    // A message a route threw on purpose is for people; React Router's own ("Error: You made a
+    // POST request…") is for developers, so people get the status text instead.
+    const isAuthored = typeof error.data === 'string' && error.data !== '' && !error.data.startsWith('Error:')
+    const message = isAuthored ? error.data : error.statusText
     return { title: 'Something went wrong!', detail: `${error.status} ${message}`.trim() }
   }
   if (error instanceof Error) return { title: 'Something went wrong!', detail: error.message }
