@@ -1,0 +1,34 @@
+import { rmSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
+
+/**
+ * Gives every test file a fresh, migrated SQLite file of its own. Vitest isolates modules per
+ * file, so `database()` is a new client per file and files can run in parallel without sharing
+ * rows. The variables are set before any app module is imported, because `env()` reads them once.
+ */
+const folder = await mkdtemp(join(tmpdir(), 'threadwork-test-'))
+
+process.env.DATABASE_URL = `file:${join(folder, 'app.db')}`
+process.env.NODE_ENV = 'test'
+process.env.LOG_REQUESTS = 'false'
+// Vitest puts Vite's `BASE_URL` ('/') into process.env, which is not the app's BASE_URL; and a
+// developer's shell may point at a real database server or replica. Tests use the defaults.
+delete process.env.BASE_URL
+delete process.env.DATABASE_AUTH_TOKEN
+delete process.env.DATABASE_SYNC_URL
+
+beforeAll(async () => {
+  // Imported only now, after the environment above is in place.
+  const { database } = await import('~/db/client.server')
+  const { migrateDatabase } = await import('~/db/migrate.server')
+  await migrateDatabase(database())
+})
+
+afterAll(async () => {
+  const { closeDatabase } = await import('~/db/client.server')
+  closeDatabase()
+  rmSync(folder, { recursive: true, force: true })
+})
