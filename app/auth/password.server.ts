@@ -31,11 +31,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$')
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false
   const expected = Buffer.from(hash, 'base64')
-  const actual = await derive(
-    password,
-    Buffer.from(salt, 'base64'),
-    { N: Number(n), r: Number(r), p: Number(p) },
-    expected.length,
-  )
-  return timingSafeEqual(actual, expected)
+  // An empty key would compare equal to any password's empty derivation.
+  if (expected.length === 0) return false
+  try {
+    const actual = await derive(
+      password,
+      Buffer.from(salt, 'base64'),
+      { N: Number(n), r: Number(r), p: Number(p) },
+      expected.length,
+    )
+    return timingSafeEqual(actual, expected)
+  } catch {
+    // Parameters scrypt rejects mean a corrupt row: no password matches it.
+    return false
+  }
 }
