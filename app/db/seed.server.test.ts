@@ -1,0 +1,92 @@
+import { count, isNotNull } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { verifyPassword } from '~/auth/password.server'
+import { database } from '~/db/client.server'
+import {
+  commentReactions,
+  comments,
+  notifications,
+  PRIORITIES,
+  STATUSES,
+  taskShares,
+  tasks,
+  users,
+} from '~/db/schema'
+import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
+
+describe('seedDemoWorkspace', () => {
+  let firstRun: boolean
+  beforeAll(async () => {
+    firstRun = await seedDemoWorkspace(database())
+  })
+
+  test('fills an empty database with the three demo users', async () => {
+    expect(firstRun).toBe(true)
+    const rows = await database().select({ email: users.email, name: users.name }).from(users)
+    expect(rows).toEqual(
+      expect.arrayContaining(DEMO_USERS.map((user) => ({ email: user.email, name: user.name }))),
+    )
+    expect(rows).toHaveLength(3)
+  })
+
+  test('the printed demo password signs in as each demo user', async () => {
+    const hashes = await database().select({ hash: users.passwordHash }).from(users)
+    const [first] = hashes
+    // The demo users share one hash, so one real scrypt verification (at the app's own
+    // parameters) covers all three; wrong passwords are the password module's tests.
+    expect(new Set(hashes.map((row) => row.hash))).toEqual(new Set([first?.hash]))
+    expect(await verifyPassword(DEMO_PASSWORD, first?.hash ?? '')).toBe(true)
+  })
+
+  test('about fifteen tasks across every status and priority, with subtasks, public ones and shares', async () => {
+    const rows = await database().select().from(tasks)
+    expect(rows.length).toBeGreaterThanOrEqual(12)
+    expect(rows.length).toBeLessThanOrEqual(20)
+    expect(new Set(rows.map((task) => task.status))).toEqual(new Set(STATUSES))
+    expect(new Set(rows.map((task) => task.priority))).toEqual(new Set(PRIORITIES))
+    expect(rows.some((task) => task.isPublic)).toBe(true)
+    expect(rows.some((task) => task.parentTaskId !== null)).toBe(true)
+    // Every demo user owns tasks, so signing in as anyone shows a workspace.
+    expect(new Set(rows.map((task) => task.userId)).size).toBe(3)
+    // Completed tasks carry their completion time; open ones do not.
+    for (const task of rows) expect(task.completedAt !== null).toBe(task.status === 'Completed')
+
+    const shares = await database().select().from(taskShares)
+    expect(shares.length).toBeGreaterThan(0)
+    const demoEmails: string[] = DEMO_USERS.map((user) => user.email)
+    for (const share of shares) expect(demoEmails).toContain(share.email)
+  })
+
+  test('threaded comments with reactions and unread mention notifications', async () => {
+    const db = database()
+    const replies = await db.select().from(comments).where(isNotNull(comments.parentCommentId))
+    expect(replies.length).toBeGreaterThan(0)
+    const [reactionCount] = await db.select({ n: count() }).from(commentReactions)
+    expect(reactionCount?.n).toBeGreaterThan(0)
+
+    const mentions = await db.select().from(notifications)
+    expect(mentions.length).toBeGreaterThan(0)
+    for (const mention of mentions) {
+      expect(mention.type).toBe('mention')
+      expect(mention.commentId).not.toBeNull()
+      expect(mention.recipientId).not.toBe(mention.fromUserId)
+    }
+    expect(mentions.some((mention) => !mention.isRead)).toBe(true)
+  })
+
+  test('running it again changes nothing', async () => {
+    const db = database()
+    const before = await Promise.all([
+      db.select({ n: count() }).from(users),
+      db.select({ n: count() }).from(tasks),
+      db.select({ n: count() }).from(comments),
+    ])
+    expect(await seedDemoWorkspace(db)).toBe(false)
+    const after = await Promise.all([
+      db.select({ n: count() }).from(users),
+      db.select({ n: count() }).from(tasks),
+      db.select({ n: count() }).from(comments),
+    ])
+    expect(after).toEqual(before)
+  })
+})
