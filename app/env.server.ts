@@ -5,7 +5,8 @@ import { z } from 'zod'
  * The whole configuration of the app, parsed once. This is the only module that reads
  * `process.env`: everything else imports `env()` and gets typed, validated values.
  */
-const optionalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+const optionalUrl = httpUrl.optional()
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -33,6 +34,25 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
   SUPPORT_EMAIL: z.email().default('support@threadwork.dev'),
+
+  /** e.g. smtp://user:pass@smtp.example.com:587; without it e-mails are logged (and shown at /dev/mailbox). */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Threadwork <no-reply@threadwork.dev>'),
+
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_AUTHORIZE_URL: httpUrl.default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: httpUrl.default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_AUTHORIZE_URL: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: httpUrl.default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: httpUrl.default('https://openidconnect.googleapis.com/v1/userinfo'),
 
   PLAUSIBLE_DOMAIN: z.string().min(1).optional(),
   PLAUSIBLE_SCRIPT_URL: z

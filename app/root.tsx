@@ -10,6 +10,8 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from 'react-router'
+import { csrfTokenFor, getUser } from '~/auth/context.server'
+import { authMiddleware } from '~/auth/middleware.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
 import { PendingIndicator } from '~/components/pending-indicator'
@@ -46,13 +48,18 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
+export const middleware: Route.MiddlewareFunction[] = [authMiddleware]
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { theme } = themeFromRequest(request)
   const { toast, headers } = await readToast(request)
+  const user = await getUser(request, context)
   return data(
     {
-      // The signed-in user joins here with accounts (Step 2); until then everyone is signed out.
-      user: null,
+      user,
+      // Signed-in pages carry a token for their forms; anonymous forms (sign-in, support) get
+      // theirs from their own route, so public pages stay free of per-visitor data.
+      csrfToken: user ? await csrfTokenFor(request, context) : null,
       theme,
       toast,
       config: clientConfig(),

@@ -1,3 +1,4 @@
+import { readCookie } from '~/auth/cookies.server'
 import { env } from '~/env.server'
 import { isTheme, THEME_COOKIE, type Theme } from '~/theme'
 
@@ -19,13 +20,4 @@ export function themeFromRequest(request: Request): { theme: Theme | null; isSto
 export function themeCookieHeader(theme: Theme) {
   const secure = env().isProduction && env().BASE_URL.startsWith('https:') ? '; Secure' : ''
   return `${THEME_COOKIE}=${theme}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`
-}
-
-export function readCookie(header: string | null, name: string) {
-  if (!header) return undefined
-  for (const part of header.split(';')) {
-    const [key, ...rest] = part.trim().split('=')
-    if (key === name) return decodeURIComponent(rest.join('='))
-  }
-  return undefined
 }

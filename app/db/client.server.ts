@@ -59,3 +59,6 @@ export function closeDatabase() {
   instance?.$client.close()
   instance = undefined
 }
+
+/** The database or an open transaction on it: what a function takes when it can run inside either. */
+export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0]

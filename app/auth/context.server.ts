@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto'
+import { createContext, type RouterContextProvider, redirect } from 'react-router'
+import { database } from '~/db/client.server'
+import { readCookie, serializeCookie } from './cookies.server'
+import { issueCsrfToken } from './csrf.server'
+import { type ActiveSession, findSession, SESSION_COOKIE, SESSION_MAX_AGE_MS } from './session.server'
+import type { SessionUser } from './session-user'
+
+export const ANONYMOUS_COOKIE = 'tw_anon'
+
+export type Auth = {
+  user: SessionUser | null
+  session: ActiveSession | null
+  /** What CSRF tokens are bound to: the session, else this browser's anonymous id, if it has one. */
+  csrfBinding: string | null
+  /** Cookies the response must carry (a renewed session, a new anonymous id). */
+  setCookies: string[]
+}
+
+const authContext = createContext<Promise<Auth> | null>(null)
+
+/**
+ * The request's user, resolved once per request however many loaders ask. On any failure the
+ * visitor counts as signed out and 'Auth error' is logged (the spec's rule).
+ */
+export function getAuth(request: Request, context: Readonly<RouterContextProvider>): Promise<Auth> {
+  let auth = context.get(authContext)
+  if (!auth) {
+    auth = resolveAuth(request)
+    ;(context as RouterContextProvider).set(authContext, auth)
+  }
+  return auth
+}
+
+async function resolveAuth(request: Request): Promise<Auth> {
+  const cookies = request.headers.get('Cookie')
+  const setCookies: string[] = []
+  let session: ActiveSession | null = null
+  const token = readCookie(cookies, SESSION_COOKIE)
+  if (token) {
+    try {
+      session = await findSession(database(), token)
+      if (session?.isRenewed) {
+        setCookies.push(serializeCookie(SESSION_COOKIE, token, { maxAgeSeconds: SESSION_MAX_AGE_MS / 1000 }))
+      }
+    } catch (error) {
+      console.error('Auth error', error)
+    }
+  }
+  const anonymousId = readCookie(cookies, ANONYMOUS_COOKIE)
+  return {
+    user: session?.user ?? null,
+    session,
+    csrfBinding: session ? `session:${session.id}` : anonymousId ? `anonymous:${anonymousId}` : null,
+    setCookies,
+  }
+}
+
+export async function getUser(request: Request, context: Readonly<RouterContextProvider>) {
+  return (await getAuth(request, context)).user
+}
+
+/**
+ * A CSRF token for this visitor. Anonymous visitors get their anonymous id only here, so pages
+ * without forms (docs, blog) carry no per-visitor cookie or token and stay cacheable.
+ */
+export async function csrfTokenFor(request: Request, context: Readonly<RouterContextProvider>) {
+  const auth = await getAuth(request, context)
+  if (!auth.csrfBinding) {
+    const anonymousId = randomBytes(18).toString('base64url')
+    auth.csrfBinding = `anonymous:${anonymousId}`
+    auth.setCookies.push(
+      serializeCookie(ANONYMOUS_COOKIE, anonymousId, { maxAgeSeconds: 60 * 60 * 24 * 365 }),
+    )
+  }
+  return issueCsrfToken(auth.csrfBinding)
+}
+
+/** A signed-in user, else a redirect to sign in that comes back here afterwards. */
+export async function requireUser(request: Request, context: Readonly<RouterContextProvider>, url?: URL) {
+  const auth = await getAuth(request, context)
+  if (auth.user && auth.session) return { user: auth.user, session: auth.session }
+  const here = url ?? new URL(request.url)
+  const target = here.pathname.replace(/\.data$/, '') + here.search
+  throw redirect(`/login?${new URLSearchParams({ redirect: target })}`)
+}
+
+/** Pages for signed-out visitors (sign in, sign up) send signed-in users on. */
+export async function requireAnonymous(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  to = '/dashboard',
+) {
+  if ((await getAuth(request, context)).user) throw redirect(to)
+}

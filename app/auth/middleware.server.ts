@@ -1,0 +1,36 @@
+import { data, type MiddlewareFunction } from 'react-router'
+import { getAuth } from './context.server'
+import { csrfTokenFromRequest, INVALID_CSRF_MESSAGE, isAllowedOrigin, isValidCsrfToken } from './csrf.server'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Paths that check CSRF themselves or need none: /api/rpc checks it per procedure (reads may be
+ * POSTed, only mutations need a token); signed webhooks carry a signature instead of a browser
+ * session; the theme switch only sets a display-preference cookie (what a GET link could do), and
+ * exempting it keeps public pages free of per-visitor tokens, hence cacheable.
+ */
+const CHECKED_ELSEWHERE = ['/api/rpc/', '/api/stripe/webhook', '/resources/theme']
+
+/**
+ * Runs before every loader and action: resolves the session once, refuses mutations without a
+ * valid CSRF token (or from a foreign Origin), and sends any cookie the session needs renewed.
+ */
+export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const auth = await getAuth(request, context)
+  const url = new URL(request.url)
+
+  if (!SAFE_METHODS.has(request.method) && !CHECKED_ELSEWHERE.some((path) => url.pathname.startsWith(path))) {
+    const token = await csrfTokenFromRequest(request)
+    if (!isAllowedOrigin(request, url) || !auth.csrfBinding || !isValidCsrfToken(token, auth.csrfBinding)) {
+      if (url.pathname.startsWith('/api/')) {
+        throw Response.json({ code: 'INVALID_CSRF_TOKEN', message: INVALID_CSRF_MESSAGE }, { status: 403 })
+      }
+      throw data(INVALID_CSRF_MESSAGE, { status: 403 })
+    }
+  }
+
+  const response = await next()
+  for (const cookie of auth.setCookies) response.headers.append('Set-Cookie', cookie)
+  return response
+}

@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { and, eq, gt, lt, ne } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { sessions, type User, users } from '~/db/schema'
+import type { SessionUser } from './session-user'
+
+export const SESSION_COOKIE = 'tw_session'
+export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000
+/** Sliding renewal: a session used within its last 29 days is pushed back to 30 days. */
+const RENEW_AFTER_MS = 24 * 60 * 60 * 1000
+/** "Last seen" is worth a write every few minutes, not on every request. */
+const LAST_SEEN_PRECISION_MS = 5 * 60 * 1000
+
+/** The table holds only this hash: a leaked database cannot be replayed as cookies. */
+export function hashToken(token: string) {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+export function toSessionUser(
+  user: Pick<User, 'id' | 'name' | 'email' | 'image' | 'emailVerifiedAt'>,
+): SessionUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    image: user.image,
+    emailVerified: user.emailVerifiedAt !== null,
+  }
+}
+
+export type SessionMeta = { userAgent?: string | null; ip?: string | null }
+
+/** Starts a session; the returned token goes into the cookie and nowhere else. */
+export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
+  const token = randomBytes(32).toString('base64url')
+  const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS)
+  await db.insert(sessions).values({
+    id: hashToken(token),
+    userId,
+    expiresAt,
+    lastSeenAt: now,
+    createdAt: now,
+    userAgent: meta.userAgent?.slice(0, 400) ?? null,
+    ip: meta.ip ?? null,
+  })
+  return { token, id: hashToken(token), expiresAt }
+}
+
+export type ActiveSession = {
+  id: string
+  user: SessionUser
+  expiresAt: Date
+  /** True when the expiry moved and the cookie must be sent again with the new Max-Age. */
+  isRenewed: boolean
+}
+
+/** The session behind a cookie token, renewed when due; null when unknown or expired. */
+export async function findSession(
+  db: Database,
+  token: string,
+  now = new Date(),
+): Promise<ActiveSession | null> {
+  const id = hashToken(token)
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+    .limit(1)
+  if (!row) return null
+
+  const isRenewed = row.session.expiresAt.getTime() - now.getTime() < SESSION_MAX_AGE_MS - RENEW_AFTER_MS
+  const isSeenLongAgo = now.getTime() - row.session.lastSeenAt.getTime() > LAST_SEEN_PRECISION_MS
+  const expiresAt = isRenewed ? new Date(now.getTime() + SESSION_MAX_AGE_MS) : row.session.expiresAt
+  if (isRenewed || isSeenLongAgo) {
+    await db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id))
+  }
+  return { id, user: toSessionUser(row.user), expiresAt, isRenewed }
+}
+
+export async function deleteSession(db: Database, sessionId: string) {
+  await db.delete(sessions).where(eq(sessions.id, sessionId))
+}
+
+export async function listSessions(db: Database, userId: string, now = new Date()) {
+  return db
+    .select({
+      id: sessions.id,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(sessions.lastSeenAt)
+}
+
+/** Ends one of the user's sessions; another user's session id changes nothing. */
+export async function revokeSession(db: Database, userId: string, sessionId: string) {
+  const deleted = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+    .returning({ id: sessions.id })
+  return deleted.length > 0
+}
+
+export async function revokeOtherSessions(db: Database, userId: string, keepSessionId: string) {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
+}
+
+export async function revokeAllSessions(db: Database, userId: string) {
+  await db.delete(sessions).where(eq(sessions.userId, userId))
+}
+
+export async function pruneExpiredSessions(db: Database, now = new Date()) {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now))
+}

@@ -1,0 +1,77 @@
+import type { OutgoingEmail } from './outbox.server'
+
+/** Escapes text for HTML e-mail bodies; every interpolated value goes through it. */
+export function escapeHtml(value: string) {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
+
+type Layout = {
+  preheader: string
+  heading: string
+  paragraphs: string[]
+  action?: { label: string; url: string }
+  footer?: string
+}
+
+/** One plain, accessible layout for every e-mail, with a matching text part. */
+function render(to: string, subject: string, layout: Layout): OutgoingEmail {
+  const paragraphs = layout.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('')
+  const action = layout.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(layout.action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(layout.action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555">Or paste this link into your browser: ${escapeHtml(layout.action.url)}</p>`
+    : ''
+  const footer = layout.footer
+    ? `<p style="margin:32px 0 0;font-size:12px;color:#777">${escapeHtml(layout.footer)}</p>`
+    : ''
+  const html = `<!doctype html><html lang="en"><body style="margin:0;padding:24px;background:#f6f6f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2937"><span style="display:none">${escapeHtml(layout.preheader)}</span><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:12px;padding:32px"><h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(layout.heading)}</h1>${paragraphs}${action}${footer}<p style="margin:32px 0 0;font-size:12px;color:#777">Threadwork</p></div></body></html>`
+  const text = [
+    layout.heading,
+    '',
+    ...layout.paragraphs.flatMap((p) => [p, '']),
+    ...(layout.action ? [`${layout.action.label}: ${layout.action.url}`, ''] : []),
+    ...(layout.footer ? [layout.footer, ''] : []),
+    '— Threadwork',
+  ].join('\n')
+  return { to, subject, html, text }
+}
+
+export function verifyEmailMessage(to: string, name: string, url: string) {
+  return render(to, 'Verify your e-mail address', {
+    preheader: 'Confirm your address to finish setting up Threadwork.',
+    heading: `Welcome${name ? `, ${name}` : ''}!`,
+    paragraphs: [
+      'Confirm that this is your e-mail address to finish setting up your Threadwork account.',
+      'Tasks shared with this address and mentions reach you once it is verified.',
+    ],
+    action: { label: 'Verify e-mail address', url },
+    footer: 'The link works once and expires in 1 hour. If you did not sign up, ignore this e-mail.',
+  })
+}
+
+export function resetPasswordMessage(to: string, url: string) {
+  return render(to, 'Reset your Threadwork password', {
+    preheader: 'A link to choose a new password.',
+    heading: 'Reset your password',
+    paragraphs: [
+      'Someone (hopefully you) asked to reset the password of the Threadwork account for this address.',
+    ],
+    action: { label: 'Choose a new password', url },
+    footer:
+      'The link works once and expires in 1 hour. Setting a new password signs out every device. If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  })
+}
+
+export function passwordChangedMessage(to: string) {
+  return render(to, 'Your Threadwork password was changed', {
+    preheader: 'Your password was just changed.',
+    heading: 'Your password was changed',
+    paragraphs: [
+      'The password of your Threadwork account was just changed and every other session was signed out.',
+      'If this was not you, reset your password right away and contact support.',
+    ],
+  })
+}

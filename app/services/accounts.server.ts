@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto'
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import { hashPassword, verifyPassword } from '~/auth/password.server'
+import { DELETE_ACCOUNT_PHRASE } from '~/auth/schemas'
+import { hashToken, revokeAllSessions, revokeOtherSessions, toSessionUser } from '~/auth/session.server'
+import type { SessionUser } from '~/auth/session-user'
+import type { Database, Executor } from '~/db/client.server'
+import { accounts, users, verifications } from '~/db/schema'
+import { queueEmail } from '~/email/outbox.server'
+import { passwordChangedMessage, resetPasswordMessage, verifyEmailMessage } from '~/email/templates.server'
+import { env } from '~/env.server'
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from './errors'
+import { consumeRateLimit, type RateLimitRule, resetRateLimit } from './rate-limit.server'
+
+/**
+ * Everything about getting in and staying in: sign-up, password sign-in, OAuth linking, e-mail
+ * verification, password reset, profile and deletion. The HTML forms and the /api/auth JSON API
+ * both call these; neither holds a rule of its own.
+ */
+
+const TOKEN_TTL_MS = 60 * 60 * 1000
+const MINUTE = 60_000
+
+export const RATE_LIMITS = {
+  signInPerEmail: {
+    limit: 10,
+    windowMs: 15 * MINUTE,
+    message: 'Too many sign-in attempts for this e-mail. Try again later.',
+  },
+  signInPerIp: { limit: 30, windowMs: 15 * MINUTE, message: 'Too many sign-in attempts. Try again later.' },
+  signUpPerIp: {
+    limit: 10,
+    windowMs: 60 * MINUTE,
+    message: 'Too many sign-ups from this network. Try again later.',
+  },
+  resetPerEmail: {
+    limit: 3,
+    windowMs: 60 * MINUTE,
+    message: 'Too many reset requests for this e-mail. Try again later.',
+  },
+  resetPerIp: { limit: 10, windowMs: 60 * MINUTE, message: 'Too many reset requests. Try again later.' },
+  verificationPerUser: {
+    limit: 3,
+    windowMs: 60 * MINUTE,
+    message: 'Too many verification e-mails. Check your inbox or try again later.',
+  },
+} satisfies Record<string, RateLimitRule>
+
+export const INVALID_CREDENTIALS = 'Invalid e-mail or password.'
+export const INVALID_VERIFICATION_LINK = 'This verification link is invalid or has expired.'
+export const INVALID_RESET_LINK = 'This password reset link is invalid or has expired.'
+
+type Client = { ip?: string | null }
+
+// ── Sign-up and sign-in ─────────────────────────────────────────────────────
+
+export async function signUp(
+  db: Database,
+  input: { name: string; email: string; password: string },
+  client: Client = {},
+): Promise<SessionUser> {
+  await consumeRateLimit(db, `sign-up:ip:${client.ip ?? 'unknown'}`, RATE_LIMITS.signUpPerIp)
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, input.email))
+    .limit(1)
+  if (existing) throw new Conflict('An account with this e-mail already exists. Sign in instead.')
+
+  const passwordHash = await hashPassword(input.password)
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({ name: input.name, email: input.email, passwordHash })
+      .onConflictDoNothing()
+      .returning()
+    if (!user) throw new Conflict('An account with this e-mail already exists. Sign in instead.')
+    await queueVerificationEmail(tx, user)
+    return toSessionUser(user)
+  })
+}
+
+// Verifying against a real hash when the user is unknown keeps both answers equally slow, so the
+// timing does not reveal which addresses have accounts.
+let decoyHash: Promise<string> | undefined
+
+export async function signInWithPassword(
+  db: Database,
+  input: { email: string; password: string },
+  client: Client = {},
+): Promise<SessionUser> {
+  await consumeRateLimit(db, `sign-in:ip:${client.ip ?? 'unknown'}`, RATE_LIMITS.signInPerIp)
+  await consumeRateLimit(db, `sign-in:email:${input.email}`, RATE_LIMITS.signInPerEmail)
+  const [user] = await db.select().from(users).where(eq(users.email, input.email)).limit(1)
+  if (!user?.passwordHash) {
+    decoyHash ??= hashPassword(randomBytes(16).toString('hex'))
+    await verifyPassword(input.password, await decoyHash)
+    throw new Unauthorized(INVALID_CREDENTIALS)
+  }
+  if (!(await verifyPassword(input.password, user.passwordHash))) throw new Unauthorized(INVALID_CREDENTIALS)
+  await resetRateLimit(db, `sign-in:email:${input.email}`)
+  return toSessionUser(user)
+}
+
+export type OAuthProfile = {
+  provider: 'github' | 'google'
+  providerAccountId: string
+  email: string | null
+  emailVerified: boolean
+  name: string
+  image: string | null
+}
+
+/**
+ * Signs in with a provider's identity. An existing link wins. Otherwise an account with the same
+ * address is linked only when the provider vouches for the address AND the account's own address
+ * is verified — an account registered with an unverified address is never handed over (its real
+ * owner can take it back through "forgot password", which proves the address). With no account,
+ * a new one is created, verified when the provider says so.
+ */
+export async function signInWithOAuth(db: Database, profile: OAuthProfile): Promise<SessionUser> {
+  const [linked] = await db
+    .select({ user: users })
+    .from(accounts)
+    .innerJoin(users, eq(users.id, accounts.userId))
+    .where(
+      and(eq(accounts.provider, profile.provider), eq(accounts.providerAccountId, profile.providerAccountId)),
+    )
+    .limit(1)
+  if (linked) return toSessionUser(linked.user)
+
+  const email = profile.email?.trim().toLowerCase()
+  if (!email)
+    throw new Invalid(`Your ${providerName(profile.provider)} account has no e-mail address we can use.`)
+
+  const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1)
+  if (existing) {
+    if (!profile.emailVerified) {
+      throw new Conflict(
+        `An account with ${email} exists, and ${providerName(profile.provider)} has not verified that address. Sign in with your password instead.`,
+      )
+    }
+    if (!existing.emailVerifiedAt) {
+      throw new Conflict(
+        `An account with ${email} exists but its address was never verified. Use "Forgot password" to prove it is yours, then sign in with ${providerName(profile.provider)}.`,
+      )
+    }
+    await db
+      .insert(accounts)
+      .values({
+        userId: existing.id,
+        provider: profile.provider,
+        providerAccountId: profile.providerAccountId,
+      })
+    return toSessionUser(existing)
+  }
+
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email,
+        name: profile.name || email.split('@')[0] || '',
+        image: profile.image,
+        emailVerifiedAt: profile.emailVerified ? new Date() : null,
+      })
+      .returning()
+    if (!user) throw new Conflict('Could not create the account. Try again.')
+    await tx
+      .insert(accounts)
+      .values({ userId: user.id, provider: profile.provider, providerAccountId: profile.providerAccountId })
+    if (!user.emailVerifiedAt) await queueVerificationEmail(tx, user)
+    return toSessionUser(user)
+  })
+}
+
+function providerName(provider: OAuthProfile['provider']) {
+  return provider === 'github' ? 'GitHub' : 'Google'
+}
+
+// ── E-mail verification ─────────────────────────────────────────────────────
+
+async function createToken(
+  db: Executor,
+  userId: string,
+  email: string,
+  purpose: 'verify-email' | 'reset-password',
+) {
+  const token = randomBytes(32).toString('base64url')
+  await db.insert(verifications).values({
+    userId,
+    email,
+    purpose,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + TOKEN_TTL_MS),
+  })
+  return token
+}
+
+function link(path: string, token: string) {
+  return `${env().BASE_URL}${path}?${new URLSearchParams({ token })}`
+}
+
+async function queueVerificationEmail(db: Executor, user: { id: string; email: string; name: string }) {
+  const token = await createToken(db, user.id, user.email, 'verify-email')
+  await queueEmail(db, verifyEmailMessage(user.email, user.name, link('/email/verify-email', token)))
+}
+
+/** Sends a fresh verification link (the spec's "request verification"). */
+export async function requestEmailVerification(db: Database, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  if (user.emailVerifiedAt) throw new Conflict('Your e-mail address is already verified.')
+  await consumeRateLimit(db, `verification:user:${user.id}`, RATE_LIMITS.verificationPerUser)
+  await queueVerificationEmail(db, user)
+}
+
+/** Uses up a verification token; the address it was sent to becomes verified. */
+export async function verifyEmail(db: Database, token: string): Promise<SessionUser> {
+  const row = await consumeToken(db, token, 'verify-email', INVALID_VERIFICATION_LINK)
+  const [user] = await db
+    .update(users)
+    .set({ emailVerifiedAt: new Date() })
+    .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
+    .returning()
+  if (!user) throw new Invalid(INVALID_VERIFICATION_LINK)
+  return toSessionUser(user)
+}
+
+async function consumeToken(
+  db: Database,
+  token: string,
+  purpose: 'verify-email' | 'reset-password',
+  message: string,
+) {
+  if (!token) throw new Invalid(message)
+  // Marking it used in the same statement that finds it makes a token single-use even when two
+  // requests race with it.
+  const [row] = await db
+    .update(verifications)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(verifications.tokenHash, hashToken(token)),
+        eq(verifications.purpose, purpose),
+        isNull(verifications.usedAt),
+        gt(verifications.expiresAt, new Date()),
+      ),
+    )
+    .returning()
+  if (!row) throw new Invalid(message)
+  return row
+}
+
+// ── Password reset ──────────────────────────────────────────────────────────
+
+/** Answers the same whether or not the address has an account: nothing to enumerate. */
+export async function requestPasswordReset(db: Database, email: string, client: Client = {}) {
+  await consumeRateLimit(db, `reset:ip:${client.ip ?? 'unknown'}`, RATE_LIMITS.resetPerIp)
+  await consumeRateLimit(db, `reset:email:${email}`, RATE_LIMITS.resetPerEmail)
+  const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1)
+  if (!user) return
+  const token = await createToken(db, user.id, user.email, 'reset-password')
+  await queueEmail(db, resetPasswordMessage(user.email, link('/email/reset-password', token)))
+}
+
+/**
+ * Sets a new password from a reset link, uses the link up and ends every session. The link
+ * proves the address, so it also counts as verification.
+ */
+export async function resetPassword(db: Database, token: string, password: string): Promise<SessionUser> {
+  const row = await consumeToken(db, token, 'reset-password', INVALID_RESET_LINK)
+  const passwordHash = await hashPassword(password)
+  const [user] = await db
+    .update(users)
+    .set({ passwordHash, emailVerifiedAt: new Date() })
+    .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
+    .returning()
+  if (!user) throw new Invalid(INVALID_RESET_LINK)
+  await revokeAllSessions(db, user.id)
+  await queueEmail(db, passwordChangedMessage(user.email))
+  return toSessionUser(user)
+}
+
+// ── Profile ─────────────────────────────────────────────────────────────────
+
+export async function getAccount(db: Database, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  const linked = await db
+    .select({ provider: accounts.provider })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+  return {
+    ...toSessionUser(user),
+    hasPassword: user.passwordHash !== null,
+    providers: linked.map((a) => a.provider),
+  }
+}
+
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  input: { name: string; image?: string | null },
+) {
+  const [user] = await db
+    .update(users)
+    .set({ name: input.name, image: input.image ?? null })
+    .where(eq(users.id, userId))
+    .returning()
+  if (!user) throw new NotFound('Account not found.')
+  return toSessionUser(user)
+}
+
+/**
+ * Changes (or, for OAuth-only accounts, sets) the password and signs out every other session.
+ */
+export async function changePassword(
+  db: Database,
+  userId: string,
+  sessionId: string,
+  input: { currentPassword?: string; newPassword: string },
+) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  if (user.passwordHash && !(await verifyPassword(input.currentPassword ?? '', user.passwordHash))) {
+    throw new Invalid('Current password is incorrect.', [
+      { path: ['currentPassword'], message: 'Current password is incorrect.' },
+    ])
+  }
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.newPassword) })
+    .where(eq(users.id, userId))
+  await revokeOtherSessions(db, userId, sessionId)
+  await queueEmail(db, passwordChangedMessage(user.email))
+}
+
+/**
+ * Deletes the account and, through the foreign keys, its tasks, comments, reactions, chats and
+ * sessions. Confirmed with the password, or the typed phrase for accounts without one.
+ */
+export async function deleteAccount(
+  db: Database,
+  userId: string,
+  confirm: { password?: string; confirmation?: string },
+) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  if (user.passwordHash) {
+    if (!(await verifyPassword(confirm.password ?? '', user.passwordHash))) {
+      throw new Forbidden('Password is incorrect; the account was not deleted.')
+    }
+  } else if (confirm.confirmation?.trim().toLowerCase() !== DELETE_ACCOUNT_PHRASE) {
+    throw new Invalid(`Type "${DELETE_ACCOUNT_PHRASE}" to confirm.`, [
+      { path: ['confirmation'], message: `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.` },
+    ])
+  }
+  await db.delete(users).where(eq(users.id, userId))
+}
