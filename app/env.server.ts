@@ -16,6 +16,11 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default('http://localhost:3000')
     .transform((url) => url.replace(/\/+$/, '')),
+  /** Trust Fly-Client-IP / X-Forwarded-For for the client's address (only behind a known proxy). */
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   LOG_REQUESTS: z
     .enum(['true', 'false'])
     .default('true')
@@ -34,6 +39,9 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
   SUPPORT_EMAIL: z.email().default('support@threadwork.dev'),
+
+  /** Where the MDX of docs, blog, changelog and legal pages lives; relative to the working directory. */
+  CONTENT_DIR: z.string().min(1).default('content'),
 
   /** e.g. smtp://user:pass@smtp.example.com:587; without it e-mails are logged (and shown at /dev/mailbox). */
   SMTP_URL: z

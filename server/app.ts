@@ -6,6 +6,7 @@ import { createRequestListener } from '@react-router/node'
 import compression from 'compression'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import sirv from 'sirv'
+import { clientAddressContext } from '~/auth/client-ip.server'
 import { nonceContext } from '~/context'
 import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
@@ -86,13 +87,20 @@ const compress = compression({
   },
 })
 
+/**
+ * The raw server build, so `npm run bench` can serve the same app on a bare
+ * `createRequestListener` (the framework floor our stack is measured against, DESIGN.md §10).
+ */
+export const serverBuild = build as unknown as ServerBuild
+
 export function createApp(config: Env) {
   const handleRequest = createRequestListener({
-    build: build as unknown as ServerBuild,
+    build: serverBuild,
     mode: config.NODE_ENV,
-    getLoadContext() {
+    getLoadContext(_request, client) {
       const context = new RouterContextProvider()
       context.set(nonceContext, randomBytes(16).toString('base64'))
+      context.set(clientAddressContext, client.address)
       return context
     },
   })
