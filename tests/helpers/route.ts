@@ -1,4 +1,4 @@
-import { UNSAFE_DataWithResponseInit as DataWithResponseInit, RouterContextProvider } from 'react-router'
+import { type UNSAFE_DataWithResponseInit as DataWithResponseInit, RouterContextProvider } from 'react-router'
 
 /**
  * Calls a route module's loader or action the way the server would — with a real `Request` and
@@ -154,9 +154,8 @@ async function toResult(value: unknown, thrown: boolean): Promise<RouteResult<un
   return { status: 200, headers: new Headers(), data: value, thrown: false, location: null }
 }
 
-// React Router itself recognises `data()` by shape, so a copy from another module instance counts.
+// React Router exports the class as a type only and recognises `data()` by its shape; so do we.
 function isDataWithResponseInit(value: unknown): value is DataWithResponseInit<unknown> {
-  if (value instanceof DataWithResponseInit) return true
   return (
     typeof value === 'object' &&
     value !== null &&
