@@ -12,6 +12,7 @@ import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
 import { securityHeaders } from '~/security.server'
+import { warmContent } from '~/services/content.server'
 import { runShutdownHooks } from '~/shutdown.server'
 
 /**
@@ -127,6 +128,9 @@ export async function startServer() {
     console.warn('SESSION_SECRET is not set: using a random one, so sessions end on restart.')
   }
   await migrateDatabase(database())
+  // In the background: a visitor never waits for a compilation (the build precompiled them already
+  // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
+  warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))
 
   const server = createServer(createApp(config))
   // Longer than a proxy's idle timeout, so the proxy closes idle connections first.
