@@ -10,10 +10,11 @@ import { clientAddressContext } from '~/auth/client-ip.server'
 import { nonceContext } from '~/context'
 import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
+import { startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
-import { runShutdownHooks } from '~/shutdown.server'
+import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 
 /**
  * The production server: node:http with only what a request needs around React Router —
@@ -128,6 +129,9 @@ export async function startServer() {
     console.warn('SESSION_SECRET is not set: using a random one, so sessions end on restart.')
   }
   await migrateDatabase(database())
+  // Every instance delivers the shared outbox; stopping lets the e-mail in flight finish first.
+  startOutboxWorker()
+  onShutdown(stopOutboxWorker)
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))
