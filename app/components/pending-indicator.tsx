@@ -5,23 +5,34 @@ import { useNavigation } from 'react-router'
 export const PENDING_DELAY_MS = 1000
 export const PENDING_MIN_MS = 500
 
+type PendingState = { isPending: boolean; isShown: boolean; shownAt: number; now: number }
+
+/**
+ * The timing rule on its own, so it can be checked without a browser: what the indicator does
+ * next and after how many milliseconds, or null while nothing is due.
+ */
+export function nextPendingChange(
+  { isPending, isShown, shownAt, now }: PendingState,
+  delay = PENDING_DELAY_MS,
+  minimum = PENDING_MIN_MS,
+): { isShown: boolean; afterMs: number } | null {
+  if (isPending && !isShown) return { isShown: true, afterMs: delay }
+  if (!isPending && isShown) return { isShown: false, afterMs: Math.max(0, minimum - (now - shownAt)) }
+  return null
+}
+
 export function useDelayedPending(isPending: boolean, delay = PENDING_DELAY_MS, minimum = PENDING_MIN_MS) {
   const [isShown, setIsShown] = useState(false)
   const [shownAt, setShownAt] = useState(0)
 
   useEffect(() => {
-    if (isPending && !isShown) {
-      const timer = window.setTimeout(() => {
-        setIsShown(true)
-        setShownAt(Date.now())
-      }, delay)
-      return () => window.clearTimeout(timer)
-    }
-    if (!isPending && isShown) {
-      const remaining = Math.max(0, minimum - (Date.now() - shownAt))
-      const timer = window.setTimeout(() => setIsShown(false), remaining)
-      return () => window.clearTimeout(timer)
-    }
+    const change = nextPendingChange({ isPending, isShown, shownAt, now: Date.now() }, delay, minimum)
+    if (!change) return
+    const timer = window.setTimeout(() => {
+      setIsShown(change.isShown)
+      if (change.isShown) setShownAt(Date.now())
+    }, change.afterMs)
+    return () => window.clearTimeout(timer)
   }, [isPending, isShown, shownAt, delay, minimum])
 
   return isShown
