@@ -12,23 +12,25 @@ function playNavigations(navigations: [start: number, end: number][]) {
     { at: end, isPending: false },
   ])
   let state = { isPending: false, isShown: false, shownAt: 0 }
-  let timer: { at: number; isShown: boolean } | null = null
+  type Timer = { at: number; isShown: boolean }
+  let timer: Timer | null = null
   const seen: [ms: number, isShown: boolean][] = []
-  const rerender = (now: number) => {
+  // What the effect does after each render: the old timer is gone, the rule sets the next one.
+  const rerender = (now: number): Timer | null => {
     const change = nextPendingChange({ ...state, now })
-    timer = change ? { at: now + change.afterMs, isShown: change.isShown } : null
+    return change ? { at: now + change.afterMs, isShown: change.isShown } : null
   }
   while (inputs.length > 0 || timer) {
     const input = inputs[0]
     if (timer && (!input || timer.at <= input.at)) {
-      const now: number = timer.at
+      const now = timer.at
       state = { ...state, isShown: timer.isShown, shownAt: timer.isShown ? now : state.shownAt }
       seen.push([now, timer.isShown])
-      rerender(now)
+      timer = rerender(now)
     } else if (input) {
       inputs.shift()
       state = { ...state, isPending: input.isPending }
-      rerender(input.at)
+      timer = rerender(input.at)
     }
   }
   return seen
