@@ -1,0 +1,35 @@
+/**
+ * Small readers for server-rendered markup, so a test can assert what a person sees (text,
+ * links, buttons) instead of class names. Good for `renderToString` output, not a browser DOM.
+ */
+
+function decode(text: string) {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+}
+
+function plain(html: string) {
+  return decode(html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ')).trim()
+}
+
+/** The page's text with tags removed and whitespace collapsed. */
+export function visibleText(html: string): string {
+  return plain(html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' '))
+}
+
+/** Every link as a person would read it: its text and where it goes. */
+export function links(html: string): { text: string; href: string | null }[] {
+  return [...html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi)].map(([, attributes = '', inner = '']) => ({
+    text: plain(inner),
+    href: /\bhref="([^"]*)"/.exec(attributes)?.[1] ?? null,
+  }))
+}
+
+/** The labels of every button. */
+export function buttons(html: string): string[] {
+  return [...html.matchAll(/<button\b[^>]*>([\s\S]*?)<\/button>/gi)].map(([, inner = '']) => plain(inner))
+}
