@@ -20,7 +20,7 @@ describe('/resources/theme', () => {
     expect(result.headers.getSetCookie()[0]).toMatch(/^theme=light;/)
   })
 
-  test.each(['//evil.com', 'https://evil.com/phish', '/\\evil.com'])(
+  test.each(['//evil.com', 'https://evil.com/phish', '/\\evil.com', '/\t/evil.com'])(
     'refuses to redirect off-site (%s) and goes home instead',
     async (redirectTo) => {
       const result = await callAction(action, {
