@@ -16,6 +16,7 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
 import { PendingIndicator } from '~/components/pending-indicator'
 import { Toaster, useServerToast } from '~/components/toaster'
+import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
 import { clientConfig } from '~/env.server'
 import { themeBootScript } from '~/theme'
@@ -112,6 +113,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <>
       <PendingIndicator />
       <Header user={loaderData.user} theme={loaderData.theme} />
+      {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
       <div id="main">
         <Outlet />
       </div>

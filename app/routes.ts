@@ -8,6 +8,10 @@ export default [
   // Public pages
   index('routes/home.tsx'),
 
+  // E-mail flows: the links in verification and reset e-mails land here; /dev/mailbox shows the
+  // outbox outside production
+  route('dev/mailbox', 'routes/dev.mailbox.tsx'),
+
   // Support group: health first, as the spec orders it
   route('tss', 'routes/tss.tsx'),
 

@@ -1,0 +1,30 @@
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import { hashToken } from '~/auth/session.server'
+import type { Database } from '~/db/client.server'
+import { type VERIFICATION_PURPOSES, verifications } from '~/db/schema'
+
+/**
+ * Whether an e-mailed link would still work, without using it up. Opening a link only looks;
+ * the page's button spends the token. Mail scanners that pre-fetch every link in an e-mail then
+ * cannot burn a verification or reset link before its owner clicks it.
+ */
+export async function isLinkUsable(
+  db: Database,
+  purpose: (typeof VERIFICATION_PURPOSES)[number],
+  token: string,
+  now = new Date(),
+) {
+  const [row] = await db
+    .select({ id: verifications.id })
+    .from(verifications)
+    .where(
+      and(
+        eq(verifications.tokenHash, hashToken(token)),
+        eq(verifications.purpose, purpose),
+        isNull(verifications.usedAt),
+        gt(verifications.expiresAt, now),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}
