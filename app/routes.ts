@@ -8,6 +8,21 @@ export default [
   // Public pages
   index('routes/home.tsx'),
 
+  // Content: docs, blog, changelog and legal pages from content/, and what crawlers and feed
+  // readers fetch
+  route('docs', 'routes/docs/layout.tsx', [
+    index('routes/docs/home.tsx'),
+    route('*', 'routes/docs/page.tsx'),
+  ]),
+  route('blog', 'routes/blog/index.tsx'),
+  route('blog/rss.xml', 'routes/blog/rss.ts'),
+  route('blog/*', 'routes/blog/post.tsx'),
+  route('changelog', 'routes/changelog.tsx'),
+  route('terms', 'routes/terms.tsx'),
+  route('privacy', 'routes/privacy.tsx'),
+  route('sitemap.xml', 'routes/sitemap.ts'),
+  route('robots.txt', 'routes/robots.ts'),
+
   // E-mail flows: the links in verification and reset e-mails land here; /dev/mailbox shows the
   // outbox outside production
   route('dev/mailbox', 'routes/dev.mailbox.tsx'),

@@ -13,8 +13,11 @@ export function ErrorScreen({ error, isRoot }: { error: unknown; isRoot: boolean
   const { title, detail } = describeError(error)
 
   return (
-    <main className="mx-auto flex max-w-xl flex-col items-center gap-6 px-4 py-24 text-center" role="alert">
-      <h1 className="text-2xl font-semibold">{title}</h1>
+    <main className="mx-auto flex max-w-xl flex-col items-center gap-6 px-4 py-24 text-center">
+      {/* The alert is the title alone: role="alert" on <main> would hide the main landmark. */}
+      <div role="alert">
+        <h1 className="text-2xl font-semibold">{title}</h1>
+      </div>
       {detail ? (
         <details className="group w-full rounded-md border p-3 text-left text-sm">
           <summary className="cursor-pointer select-none font-medium">
