@@ -71,7 +71,9 @@ export function Header({
           </svg>
         </button>
 
-        <Link to="/" prefetch="intent" className="flex items-baseline gap-2" aria-label="Threadwork home">
+        {/* Named by its visible text: an aria-label that differs from it fails voice control
+            users, who say what they see (WCAG 2.5.3). */}
+        <Link to="/" prefetch="intent" className="flex items-baseline gap-2">
           <span className="text-lg font-bold tracking-tight">Threadwork</span>
           <span className="hidden text-sm text-muted-foreground lg:inline">Tasks, talked through.</span>
         </Link>
