@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+/**
+ * Browser tests run the BUILT app (`npm test` builds first), as production serves it, on a free
+ * port with a database of its own, in Chromium with JavaScript on and again with it off.
+ */
+
+function findFreePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => (port ? resolve(port) : reject(new Error('No free port'))))
+    })
+  })
+}
+
+// Playwright evaluates this file in the runner and again in every worker. The runner's choice is
+// kept in the environment, which workers inherit, so every process talks to the same server.
+process.env.E2E_PORT ??= String(await findFreePort())
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-'))
+
+const port = Number(process.env.E2E_PORT)
+const baseURL = `http://127.0.0.1:${port}`
+const isCI = Boolean(process.env.CI)
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  // Not *.test.ts / *.spec.ts, so vitest's default glob never picks up browser tests.
+  testMatch: '**/*.e2e.ts',
+  globalTeardown: './tests/e2e/global-teardown.ts',
+  // Two slow shared cores run the server, the browser and the tests at once.
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  workers: 2,
+  reporter: isCI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL,
+    actionTimeout: 10_000,
+    navigationTimeout: 20_000,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [
+    { name: 'js-on', use: { browserName: 'chromium', javaScriptEnabled: true } },
+    { name: 'js-off', use: { browserName: 'chromium', javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: 'node server.js',
+    url: `${baseURL}/healthz`,
+    // Always a fresh server: an old one would carry another run's database and build.
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR, 'app.db')}`,
+      NODE_ENV: 'production',
+      LOG_REQUESTS: 'false',
+      BASE_URL: baseURL,
+      // Set, so the server does not warn about generating one; only this run's server knows it.
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+    },
+  },
+})
