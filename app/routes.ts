@@ -27,6 +27,11 @@ export default [
   // outbox outside production
   route('dev/mailbox', 'routes/dev.mailbox.tsx'),
 
+  // OAuth: the sign-in buttons start a flow at /login/github or /login/google; both providers send
+  // people back to /login/callback (the redirect URI registered with them)
+  route('login/callback', 'routes/login.callback.tsx'),
+  route('login/:provider', 'routes/login.$provider.ts'),
+
   // Support group: health first, as the spec orders it
   route('tss', 'routes/tss.tsx'),
 

@@ -1,3 +1,4 @@
+import { oauthAuthorizeOrigins } from '~/auth/oauth.server'
 import { env } from '~/env.server'
 
 /**
@@ -32,7 +33,9 @@ export function contentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",
-    "form-action 'self'",
+    // The sign-in buttons post to us and are redirected to the OAuth provider; browsers hold those
+    // redirects to form-action too, so the configured providers' authorization servers are allowed.
+    `form-action 'self' ${oauthAuthorizeOrigins().join(' ')}`.trim(),
   ]
   return directives.join('; ')
 }

@@ -38,6 +38,6 @@ export function expireCookie(name: string) {
   return serializeCookie(name, '', { maxAgeSeconds: 0 })
 }
 
-function isSecureSite() {
+export function isSecureSite() {
   return env().isProduction && env().BASE_URL.startsWith('https:')
 }

@@ -1,0 +1,45 @@
+import { Form, useNavigation } from 'react-router'
+import { type OAuthProvider, oauthStartPath, PROVIDER_NAMES } from '~/auth/oauth-providers'
+import { CsrfInput } from '~/components/csrf-input'
+import { buttonClasses } from '~/components/ui/button'
+
+/**
+ * 'Continue with GitHub' / 'Continue with Google': one small form per configured provider, so it
+ * works without JavaScript. Pass the providers from `configuredProviders()` (oauth.server.ts) in
+ * the page's loader; an unconfigured provider simply has no button. `redirect` is where the
+ * person lands after signing in (a local path; the server checks it again).
+ */
+export function OAuthButtons({ providers, redirect }: { providers: OAuthProvider[]; redirect?: string }) {
+  const navigation = useNavigation()
+  if (providers.length === 0) return null
+  return (
+    <div className="flex flex-col gap-2">
+      {providers.map((provider) => {
+        const action = oauthStartPath(provider)
+        const isPending = navigation.state !== 'idle' && navigation.formAction === action
+        const name = PROVIDER_NAMES[provider]
+        return (
+          <Form key={provider} method="post" action={action}>
+            <CsrfInput />
+            {redirect ? <input type="hidden" name="redirect" value={redirect} /> : null}
+            {/* Not disabled while pending: after Back from the provider the page may come back as it was left. */}
+            <button type="submit" className={buttonClasses('outline', 'default', 'w-full')}>
+              {isPending ? `Opening ${name}…` : `Continue with ${name}`}
+            </button>
+          </Form>
+        )
+      })}
+    </div>
+  )
+}
+
+/** The line between the provider buttons and the e-mail form. */
+export function OAuthDivider() {
+  return (
+    <div className="flex items-center gap-3 text-xs uppercase text-muted-foreground">
+      <span className="h-px flex-1 bg-border" />
+      or
+      <span className="h-px flex-1 bg-border" />
+    </div>
+  )
+}

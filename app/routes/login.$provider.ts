@@ -1,0 +1,37 @@
+import { redirect } from 'react-router'
+import { OAuthFlowError, startOAuth } from '~/auth/oauth.server'
+import { isOAuthProvider } from '~/auth/oauth-providers'
+import { RedirectSchema } from '~/auth/schemas'
+import { redirectWithToast } from '~/toast.server'
+import type { Route } from './+types/login.$provider'
+
+/**
+ * Starts a sign-in with GitHub or Google and sends the browser to the provider. The sign-in
+ * buttons POST here (the root middleware has checked their CSRF token by now); a GET starts the
+ * same flow for links and for the /api/auth client, which is safe because the state cookie ties
+ * the callback to this browser.
+ */
+export async function loader({ request, params, url }: Route.LoaderArgs) {
+  return start(request, params.provider, url.searchParams.get('redirect'))
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const redirectTo = (await request.formData()).get('redirect')
+  return start(request, params.provider, typeof redirectTo === 'string' ? redirectTo : null)
+}
+
+async function start(request: Request, provider: string, redirectTo: string | null) {
+  if (!isOAuthProvider(provider)) throw new Response('Not Found', { status: 404 })
+  const target = RedirectSchema.parse(redirectTo ?? undefined)
+  try {
+    const { url, headers } = await startOAuth(provider, request, target)
+    return redirect(url, { headers })
+  } catch (error) {
+    // A provider without configuration: back to the sign-in page, which no longer offers it.
+    if (error instanceof OAuthFlowError) {
+      const login = target ? `/login?${new URLSearchParams({ redirect: target })}` : '/login'
+      return redirectWithToast(login, { type: 'error', title: error.message })
+    }
+    throw error
+  }
+}
