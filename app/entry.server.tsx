@@ -7,6 +7,7 @@ import type { EntryContext, RouterContextProvider } from 'react-router'
 import { ServerRouter } from 'react-router'
 import { nonceContext } from '~/context'
 import { contentSecurityPolicy } from '~/security.server'
+import { notModifiedResponse } from '~/utils/public-cache.server'
 
 export const streamTimeout = 5_000
 
@@ -17,6 +18,15 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // Public pages carry an ETag; a browser or CDN that already has this version gets no body.
+  const notModified = notModifiedResponse(
+    request,
+    responseStatusCode,
+    responseHeaders,
+    routerContext.manifest.version,
+  )
+  if (notModified) return notModified
+
   const nonce = loadContext.get(nonceContext)
   if (nonce) responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
   // Ask Chromium for the system theme up front, so even a first visit renders in the right one.

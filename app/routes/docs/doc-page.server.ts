@@ -1,0 +1,23 @@
+import { contentVersion, type Doc, listDocs, renderEntry, summarizeDoc } from '~/services/content.server'
+import { publicCacheHeaders } from '~/utils/public-cache.server'
+
+/** What a docs page needs: the doc as HTML, its table of contents, and its neighbours. */
+export async function docPageData(doc: Doc, request: Request) {
+  const [docs, rendered, version] = await Promise.all([
+    listDocs(),
+    renderEntry(doc),
+    contentVersion(['docs']),
+  ])
+  const position = docs.findIndex((entry) => entry.path === doc.path)
+  const neighbour = (entry: Doc | undefined) => (entry ? summarizeDoc(entry) : null)
+  return {
+    data: {
+      doc: { ...summarizeDoc(doc), html: rendered.html, toc: rendered.toc },
+      previous: neighbour(docs[position - 1]),
+      next: neighbour(docs[position + 1]),
+    },
+    headers: publicCacheHeaders(request, version),
+  }
+}
+
+export type DocPageData = Awaited<ReturnType<typeof docPageData>>['data']
