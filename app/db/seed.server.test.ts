@@ -16,9 +16,10 @@ import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
 
 describe('seedDemoWorkspace', () => {
   let firstRun: boolean
+  // Seeding hashes the demo password once with real scrypt: slow on a busy machine.
   beforeAll(async () => {
     firstRun = await seedDemoWorkspace(database())
-  })
+  }, 30_000)
 
   test('fills an empty database with the three demo users', async () => {
     expect(firstRun).toBe(true)
@@ -29,7 +30,7 @@ describe('seedDemoWorkspace', () => {
     expect(rows).toHaveLength(3)
   })
 
-  test('the printed demo password signs in as each demo user', async () => {
+  test('the printed demo password signs in as each demo user', { timeout: 30_000 }, async () => {
     const hashes = await database().select({ hash: users.passwordHash }).from(users)
     const [first] = hashes
     // The demo users share one hash, so one real scrypt verification (at the app's own
