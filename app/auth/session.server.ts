@@ -50,6 +50,10 @@ export type ActiveSession = {
   id: string
   user: SessionUser
   expiresAt: Date
+  createdAt: Date
+  lastSeenAt: Date
+  ip: string | null
+  userAgent: string | null
   /** True when the expiry moved and the cookie must be sent again with the new Max-Age. */
   isRenewed: boolean
 }
@@ -75,7 +79,16 @@ export async function findSession(
   if (isRenewed || isSeenLongAgo) {
     await db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id))
   }
-  return { id, user: toSessionUser(row.user), expiresAt, isRenewed }
+  return {
+    id,
+    user: toSessionUser(row.user),
+    expiresAt,
+    createdAt: row.session.createdAt,
+    lastSeenAt: isRenewed || isSeenLongAgo ? now : row.session.lastSeenAt,
+    ip: row.session.ip,
+    userAgent: row.session.userAgent,
+    isRenewed,
+  }
 }
 
 export async function deleteSession(db: Database, sessionId: string) {

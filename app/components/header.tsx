@@ -1,7 +1,8 @@
 import { useRef } from 'react'
-import { Link, useLocation } from 'react-router'
+import { Form, Link, useLocation, useNavigation } from 'react-router'
 import type { SessionUser } from '~/auth/session-user'
 import { Avatar } from '~/components/avatar'
+import { CsrfInput } from '~/components/csrf-input'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { buttonClasses } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
@@ -34,17 +35,15 @@ export function isActivePath(pathname: string, to: string) {
 }
 
 const MOBILE_NAV_ID = 'mobile-navigation'
+const ACCOUNT_MENU_ID = 'account-menu'
+const SESSION_ACTIONS = ['/login', '/signup', '/logout']
 
-export function Header({
-  user,
-  theme,
-  isUserLoading = false,
-}: {
-  user: SessionUser | null
-  theme: Theme | null
-  isUserLoading?: boolean
-}) {
+export function Header({ user, theme }: { user: SessionUser | null; theme: Theme | null }) {
   const { pathname } = useLocation()
+  const navigation = useNavigation()
+  // While signing in or out, who is signed in is about to change: show placeholders, not stale data.
+  const isSessionChanging =
+    navigation.state !== 'idle' && SESSION_ACTIONS.some((path) => navigation.formAction?.startsWith(path))
   const links = user ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS
   const drawer = useRef<HTMLDivElement>(null)
 
@@ -86,7 +85,7 @@ export function Header({
 
         <div className="ml-auto flex items-center gap-2 md:ml-0">
           <ThemeSwitch serverTheme={theme} />
-          <AccountControl user={user} isLoading={isUserLoading} />
+          <AccountControl user={user} isLoading={isSessionChanging} />
         </div>
       </div>
 
@@ -177,6 +176,48 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
       </Link>
     )
   }
-  // The signed-in menu (settings, Sign Out) arrives with accounts; the avatar names who is in.
-  return <Avatar name={user.name} image={user.image} />
+  return (
+    <>
+      <button
+        type="button"
+        popoverTarget={ACCOUNT_MENU_ID}
+        className="inline-flex items-center gap-2 rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        aria-label={`Account menu for ${user.name || user.email}`}
+      >
+        <Avatar name={user.name} image={user.image} />
+      </button>
+      {/* A native popover (like the drawer): it opens, closes on Escape and outside clicks, and
+          its Sign Out is a real form, all without JavaScript. */}
+      <div
+        id={ACCOUNT_MENU_ID}
+        popover="auto"
+        className="fixed inset-auto top-16 right-4 m-0 w-64 rounded-lg border bg-background p-2 text-foreground shadow-lg"
+      >
+        <div className="border-b px-3 py-2">
+          <p className="truncate text-sm font-medium">{user.name || 'Your account'}</p>
+          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+        </div>
+        <nav aria-label="Account" className="flex flex-col py-1">
+          <Link
+            to="/settings"
+            prefetch="intent"
+            className="rounded-md px-3 py-2 text-sm hover:bg-muted"
+            onClick={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
+          >
+            Settings
+          </Link>
+          <Form
+            method="post"
+            action="/logout"
+            onSubmit={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
+          >
+            <CsrfInput />
+            <button type="submit" className="w-full rounded-md px-3 py-2 text-left text-sm hover:bg-muted">
+              Sign Out
+            </button>
+          </Form>
+        </nav>
+      </div>
+    </>
+  )
 }

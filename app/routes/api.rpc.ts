@@ -1,20 +1,28 @@
+import { getAuth } from '~/auth/context.server'
+import { CSRF_HEADER, isAllowedOrigin, isValidCsrfToken } from '~/auth/csrf.server'
 import { handleRpc } from '~/rpc/handler.server'
 import type { Route } from './+types/api.rpc'
 
 /**
  * The RPC door (DESIGN.md §6.2): oRPC's RPC protocol over the same services the route modules
- * use. GET serves read procedures, POST everything; it never redirects.
+ * use. Cookies authenticate; mutations must also carry `x-csrf-token`. GET serves read
+ * procedures, POST everything; it never redirects — an anonymous caller of a protected
+ * procedure gets 401.
  */
-async function answer(request: Request) {
-  // The signed-in user joins the context with accounts (Step 2).
-  const response = await handleRpc(request, null)
-  return response ?? Response.json({ error: 'No such procedure' }, { status: 404 })
+async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
+  const auth = await getAuth(request, context)
+  const isCsrfValid =
+    auth.csrfBinding !== null &&
+    isAllowedOrigin(request, new URL(request.url)) &&
+    isValidCsrfToken(request.headers.get(CSRF_HEADER), auth.csrfBinding)
+  const response = await handleRpc(request, { user: auth.user, isCsrfValid })
+  return response ?? Response.json({ code: 'NOT_FOUND', message: 'No such procedure' }, { status: 404 })
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return answer(request)
+export async function loader(args: Route.LoaderArgs) {
+  return answer(args)
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  return answer(request)
+export async function action(args: Route.ActionArgs) {
+  return answer(args)
 }

@@ -1,10 +1,10 @@
 import { ORPCError } from '@orpc/server'
-import { RPCHandler } from '@orpc/server/fetch'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import type { SessionUser } from '~/auth/session-user'
 import { database } from '~/db/client.server'
-import { authed, base, toORPCError } from '~/rpc/base.server'
+import { authed, base, mutation, toORPCError } from '~/rpc/base.server'
+import { createRpcHandler } from '~/rpc/handler.server'
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized } from '~/services/errors'
 import { readRpcJson, rpcRequest } from '../../tests/helpers/rpc'
 
@@ -56,28 +56,19 @@ const testRouter = {
   limited: base.handler(() => {
     throw new RateLimited('Too many comments', 30)
   }),
+  rename: base.use(mutation).handler(() => 'renamed'),
   add: base.input(z.object({ a: z.number(), b: z.number() })).handler(({ input }) => input.a + input.b),
 }
 
-const testHandler = new RPCHandler(testRouter, {
-  clientInterceptors: [
-    async ({ next }) => {
-      try {
-        return await next()
-      } catch (error) {
-        throw toORPCError(error)
-      }
-    },
-  ],
-})
+const testHandler = createRpcHandler(testRouter)
 
 const ada: SessionUser = { id: 'u1', name: 'Ada', email: 'ada@example.com', image: null, emailVerified: true }
 
-async function call(procedure: string, input?: unknown, user: SessionUser | null = null) {
+async function call(procedure: string, input?: unknown, user: SessionUser | null = null, isCsrfValid = true) {
   const request = rpcRequest(procedure, input)
   const { response } = await testHandler.handle(request, {
     prefix: '/api/rpc',
-    context: { db: database(), user, headers: request.headers },
+    context: { db: database(), user, isCsrfValid, headers: request.headers },
   })
   if (!response) throw new Error(`No procedure ${procedure}`)
   return { status: response.status, body: await readRpcJson(response) }
@@ -92,6 +83,18 @@ describe('procedures behind `authed`', () => {
 
   test('run for a signed-in caller, who is then known to the handler', async () => {
     expect(await call('whoAmI', undefined, ada)).toEqual({ status: 200, body: { id: 'u1' } })
+  })
+})
+
+describe('procedures behind `mutation`', () => {
+  test('refuse a call without a valid CSRF token: 403 Invalid CSRF token', async () => {
+    const { status, body } = await call('rename', undefined, ada, false)
+    expect(status).toBe(403)
+    expect(body).toMatchObject({ code: 'FORBIDDEN', message: 'Invalid CSRF token' })
+  })
+
+  test('run when the token was valid', async () => {
+    expect(await call('rename', undefined, ada, true)).toEqual({ status: 200, body: 'renamed' })
   })
 })
 

@@ -1,12 +1,15 @@
 import { ORPCError, os, ValidationError } from '@orpc/server'
+import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
 import type { SessionUser } from '~/auth/session-user'
 import type { Database } from '~/db/client.server'
-import { isDomainError, RateLimited, Unauthorized } from '~/services/errors'
+import { Forbidden, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
 
 export type RpcContext = {
   db: Database
   /** Resolved from the session cookie by the door; null for anonymous callers. */
   user: SessionUser | null
+  /** Whether the request carried a valid `x-csrf-token` from an allowed Origin. */
+  isCsrfValid: boolean
   headers: Headers
 }
 
@@ -43,6 +46,16 @@ export function toORPCError(error: unknown): unknown {
 }
 
 export const base = os.$context<RpcContext>()
+
+/**
+ * Every mutation goes through this: a cookie-authenticated call that changes something must
+ * prove it comes from our pages (403 'Invalid CSRF token'). Reads need no token, so they stay
+ * callable by GET and cacheable.
+ */
+export const mutation = base.middleware(async ({ context, next }) => {
+  if (!context.isCsrfValid) throw new Forbidden(INVALID_CSRF_MESSAGE)
+  return next()
+})
 
 /** Procedures behind this need a signed-in user; anonymous callers get 401, never a redirect. */
 export const authed = base.middleware(async ({ context, next }) => {

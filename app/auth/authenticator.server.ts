@@ -1,0 +1,31 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { FormStrategy } from 'remix-auth-form'
+import type { z } from 'zod'
+import type { SessionUser } from '~/auth/session-user'
+import { database } from '~/db/client.server'
+import { signInWithPassword, signUp } from '~/services/accounts.server'
+import { Invalid } from '~/services/errors'
+import { SignInSchema, SignUpSchema } from './schemas'
+
+/**
+ * E-mail and password through remix-auth-form. The strategies only read the form and call the
+ * account service, which holds every rule. They are built per request because the client's
+ * address (for rate limits) comes from the router context, which a strategy cannot see.
+ */
+function parseForm<Schema extends z.ZodType>(form: FormData, schema: Schema): z.output<Schema> {
+  const submission = parseWithZod(form, { schema })
+  if (submission.status !== 'success') throw new Invalid('Check the highlighted fields.')
+  return submission.value as z.output<Schema>
+}
+
+export function authenticateWithPassword(request: Request, ip: string) {
+  return new FormStrategy<SessionUser>(({ form }) =>
+    signInWithPassword(database(), parseForm(form, SignInSchema), { ip }),
+  ).authenticate(request)
+}
+
+export function authenticateNewAccount(request: Request, ip: string) {
+  return new FormStrategy<SessionUser>(({ form }) =>
+    signUp(database(), parseForm(form, SignUpSchema), { ip }),
+  ).authenticate(request)
+}

@@ -1,0 +1,85 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { authenticateWithPassword } from '~/auth/authenticator.server'
+import { clientIp } from '~/auth/client-ip.server'
+import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
+import { redirectSignedIn } from '~/auth/login.server'
+import { SignInSchema } from '~/auth/schemas'
+import { CsrfInput } from '~/components/csrf-input'
+import { ErrorList, Field } from '~/components/forms'
+import { Button } from '~/components/ui/button'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/login'
+import { AuthCard } from './auth-card'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Sign in | Threadwork' },
+  { name: 'description', content: 'Sign in to Threadwork with your e-mail and password.' },
+]
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const redirect = SignInSchema.shape.redirect.parse(url.searchParams.get('redirect') ?? undefined)
+  await requireAnonymous(request, context, redirect ?? '/dashboard')
+  return { redirect: redirect ?? '', csrfToken: await csrfTokenFor(request, context) }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.clone().formData(), { schema: SignInSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  }
+  try {
+    const user = await authenticateWithPassword(request, clientIp(request, context))
+    return await redirectSignedIn(user.id, submission.value.redirect ?? '/dashboard', request, context)
+  } catch (error) {
+    return replyWithError(submission, error, ['password'])
+  }
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SignInSchema),
+    defaultValue: { redirect: loaderData.redirect },
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+  })
+  const signUpHref = loaderData.redirect
+    ? `/signup?redirect=${encodeURIComponent(loaderData.redirect)}`
+    : '/signup'
+
+  return (
+    <AuthCard
+      title="Sign in"
+      description="Welcome back. Sign in to your tasks and threads."
+      footer={
+        <>
+          New to Threadwork?{' '}
+          <Link to={signUpHref} className="font-medium text-primary underline-offset-4 hover:underline">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <CsrfInput />
+        <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
+        <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+        <div className="flex items-center justify-end text-sm">
+          <Link to="/email/forgot-password" className="text-primary underline-offset-4 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </Form>
+    </AuthCard>
+  )
+}

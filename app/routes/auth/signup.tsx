@@ -1,0 +1,90 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { authenticateNewAccount } from '~/auth/authenticator.server'
+import { clientIp } from '~/auth/client-ip.server'
+import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
+import { redirectSignedIn } from '~/auth/login.server'
+import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
+import { CsrfInput } from '~/components/csrf-input'
+import { ErrorList, Field } from '~/components/forms'
+import { Button } from '~/components/ui/button'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/signup'
+import { AuthCard } from './auth-card'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Create an account | Threadwork' },
+  { name: 'description', content: 'Create a Threadwork account to keep, share and discuss tasks.' },
+]
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const redirect = SignUpSchema.shape.redirect.parse(url.searchParams.get('redirect') ?? undefined)
+  await requireAnonymous(request, context, redirect ?? '/dashboard')
+  return { redirect: redirect ?? '', csrfToken: await csrfTokenFor(request, context) }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.clone().formData(), { schema: SignUpSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+  }
+  try {
+    const user = await authenticateNewAccount(request, clientIp(request, context))
+    return await redirectSignedIn(user.id, submission.value.redirect ?? '/dashboard', request, context, {
+      type: 'success',
+      title: 'Welcome to Threadwork!',
+      description: `We sent a link to ${user.email} to verify your address.`,
+    })
+  } catch (error) {
+    return replyWithError(submission, error, ['password'])
+  }
+}
+
+export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const [form, fields] = useForm({
+    id: 'signup',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SignUpSchema),
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+  })
+  const loginHref = loaderData.redirect
+    ? `/login?redirect=${encodeURIComponent(loaderData.redirect)}`
+    : '/login'
+
+  return (
+    <AuthCard
+      title="Create an account"
+      description="Keep tasks, share them, and talk them through."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to={loginHref} className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <CsrfInput />
+        <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field label="Name" meta={fields.name} autoComplete="name" autoFocus />
+        <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" />
+        <Field
+          label="Password"
+          meta={fields.password}
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        />
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Creating account…' : 'Create account'}
+        </Button>
+      </Form>
+    </AuthCard>
+  )
+}

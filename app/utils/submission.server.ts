@@ -1,0 +1,18 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { data } from 'react-router'
+import { isDomainError, RateLimited } from '~/services/errors'
+
+type Replyable = { reply: (options?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult }
+
+/**
+ * Turns a service's domain error into the form's answer: its message above the form, the
+ * matching HTTP status (and Retry-After when rate-limited). Anything else is a bug and rethrows.
+ */
+export function replyWithError(submission: Replyable, error: unknown, hideFields: string[] = []) {
+  if (!isDomainError(error)) throw error
+  const headers = error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : undefined
+  return data(
+    { result: submission.reply({ formErrors: [error.message], hideFields }) },
+    { status: error.status, headers },
+  )
+}
