@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { resetEnvForTests } from '~/env.server'
+import { callLoader } from '../../tests/helpers/route'
+import { headers, loader, shouldRevalidate } from './pricing'
+
+describe('/pricing loader', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    resetEnvForTests()
+  })
+
+  test('resolves every option’s checkout link from the configuration, most specific first', async () => {
+    vi.stubEnv('CHECKOUT_URL', 'https://pay.example/any')
+    vi.stubEnv('CHECKOUT_URL_YEARLY', 'https://pay.example/yearly')
+    vi.stubEnv('CHECKOUT_URL_TIER_3_YEARLY', 'https://pay.example/t3-yearly')
+    vi.stubEnv('CHECKOUT_URL_TIER_2_LIFETIME', 'https://pay.example/t2-lifetime')
+    resetEnvForTests()
+
+    const { status, data } = await callLoader(loader, { url: '/pricing?billing=lifetime' })
+    expect(status).toBe(200)
+    expect(data.checkoutUrls).toEqual({
+      1: { yearly: 'https://pay.example/yearly', lifetime: 'https://pay.example/any' },
+      2: { yearly: 'https://pay.example/yearly', lifetime: 'https://pay.example/t2-lifetime' },
+      3: { yearly: 'https://pay.example/t3-yearly', lifetime: 'https://pay.example/any' },
+    })
+  })
+
+  test('with nothing configured, no option has a link (the page says checkout is coming)', async () => {
+    for (const name of ['CHECKOUT_URL', 'CHECKOUT_URL_YEARLY', 'CHECKOUT_URL_LIFETIME']) vi.stubEnv(name, '')
+    for (const tier of [1, 2, 3]) {
+      vi.stubEnv(`CHECKOUT_URL_TIER_${tier}_YEARLY`, '')
+      vi.stubEnv(`CHECKOUT_URL_TIER_${tier}_LIFETIME`, '')
+    }
+    resetEnvForTests()
+
+    const { data } = await callLoader(loader, { url: '/pricing' })
+    expect(Object.values(data.checkoutUrls).flatMap((urls) => Object.values(urls))).toEqual(
+      Array(6).fill(null),
+    )
+  })
+})
+
+describe('/pricing caching and revalidation', () => {
+  const args = (parentHeaders: HeadersInit = {}) => ({
+    loaderHeaders: new Headers(),
+    parentHeaders: new Headers(parentHeaders),
+    actionHeaders: new Headers(),
+    errorHeaders: undefined,
+  })
+
+  test('is cacheable for a minute in browsers and five in shared caches', () => {
+    const result = new Headers(typeof headers === 'function' ? headers(args()) : headers)
+    expect(result.get('Cache-Control')).toBe('public, max-age=60, s-maxage=300')
+    expect(result.get('Vary')).toBe('Cookie')
+  })
+
+  test('flipping ?billing= asks the server for nothing new', () => {
+    const base = {
+      currentParams: {},
+      nextParams: {},
+      defaultShouldRevalidate: true,
+    }
+    expect(
+      shouldRevalidate({
+        ...base,
+        currentUrl: new URL('http://x/pricing?billing=yearly'),
+        nextUrl: new URL('http://x/pricing?billing=lifetime'),
+      }),
+    ).toBe(false)
+    expect(
+      shouldRevalidate({
+        ...base,
+        currentUrl: new URL('http://x/support'),
+        nextUrl: new URL('http://x/pricing?billing=lifetime'),
+      }),
+    ).toBe(true)
+  })
+})
