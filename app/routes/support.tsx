@@ -1,0 +1,231 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { ReactElement } from 'react'
+import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
+import { clientIp } from '~/auth/client-ip.server'
+import { csrfTokenFor } from '~/auth/context.server'
+import { CsrfInput } from '~/components/csrf-input'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { MailIcon } from '~/components/marketing/icons'
+import { publicPageHeaders } from '~/components/marketing/public-cache'
+import { Button } from '~/components/ui/button'
+import { database } from '~/db/client.server'
+import { env } from '~/env.server'
+import type { loader as rootLoader } from '~/root'
+import { RateLimited } from '~/services/errors'
+import { sendSupportMessage } from '~/services/support.server'
+import { redirectWithToast } from '~/toast.server'
+import { cn } from '~/utils/cn'
+import { seo } from '~/utils/seo'
+import type { Route } from './+types/support'
+import { SupportMessageSchema } from './support.schema'
+
+/** The toast title that also tells the page (without JavaScript) that a message went out. */
+const MESSAGE_SENT = 'Message sent'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo({
+    matches,
+    title: 'Support',
+    description: 'Write to the people who build Threadwork: by e-mail, or with the contact form.',
+    path: '/support',
+  })
+
+export const headers: Route.HeadersFunction = publicPageHeaders
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return data(
+    {
+      supportEmail: env().SUPPORT_EMAIL,
+      // Visitors are not signed in, so the form's token comes from here, bound to this browser.
+      csrfToken: await csrfTokenFor(request, context),
+    },
+    // The page carries this visitor's CSRF token: a shared cache must never hand it to another.
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: SupportMessageSchema })
+  const noStore = { 'Cache-Control': 'no-store' }
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply() }, { status: 400, headers: noStore })
+  }
+  try {
+    await sendSupportMessage(database(), submission.value, {
+      supportEmail: env().SUPPORT_EMAIL,
+      clientIp: clientIp(request, context),
+    })
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error
+    const minutes = Math.ceil(error.retryAfter / 60)
+    return data(
+      {
+        result: submission.reply({
+          formErrors: [`${error.message} You can try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`],
+        }),
+      },
+      { status: 429, headers: { ...noStore, 'Retry-After': String(error.retryAfter) } },
+    )
+  }
+  return redirectWithToast('/support', {
+    type: 'success',
+    title: MESSAGE_SENT,
+    description: `Thanks, ${submission.value.name}. We will answer at ${submission.value.email}.`,
+  })
+}
+
+export default function Support({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isSending = navigation.state === 'submitting' && navigation.formAction === '/support'
+  const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
+  const sent = toast?.title === MESSAGE_SENT ? toast : null
+
+  const [form, fields] = useForm({
+    id: 'support-message',
+    lastResult: navigation.state === 'idle' ? actionData?.result : undefined,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SupportMessageSchema }),
+  })
+
+  return (
+    <main className="mx-auto grid max-w-5xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-[1fr_1.4fr]">
+      <section aria-labelledby="support-title">
+        <h1 id="support-title" className="text-4xl font-bold tracking-tight">
+          Support
+        </h1>
+        <p className="mt-4 text-lg text-muted-foreground">
+          Stuck, curious, or found a bug? Write to the people who build Threadwork. We answer every message,
+          usually within two business days.
+        </p>
+        <div className="mt-8 rounded-lg border bg-card p-5">
+          <h2 className="font-semibold">E-mail</h2>
+          <p className="mt-2 text-sm text-muted-foreground">From your own mail program, to:</p>
+          <a
+            href={`mailto:${loaderData.supportEmail}`}
+            className="mt-2 inline-flex items-center gap-2 font-medium text-primary underline-offset-4 hover:underline"
+          >
+            <MailIcon className="size-5" />
+            {loaderData.supportEmail}
+          </a>
+        </div>
+        <p className="mt-6 text-sm text-muted-foreground">
+          Many answers are already in the{' '}
+          <Link
+            to="/docs"
+            prefetch="intent"
+            className="font-medium text-primary underline-offset-4 hover:underline"
+          >
+            documentation
+          </Link>
+          .
+        </p>
+      </section>
+
+      <section aria-labelledby="contact-title" className="rounded-xl border bg-card p-6 shadow-sm sm:p-8">
+        <h2 id="contact-title" className="text-xl font-semibold">
+          Send us a message
+        </h2>
+        <p className="mt-1 text-sm text-muted-foreground">All fields are required.</p>
+
+        {sent ? (
+          // With JavaScript the toast says it; without, this is where the visitor learns it worked.
+          <noscript>
+            <p
+              role="status"
+              className="mt-4 rounded-md border border-emerald-600/40 bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
+            >
+              <strong>{sent.title}.</strong> {sent.description}
+            </p>
+          </noscript>
+        ) : null}
+
+        <Form
+          method="post"
+          action="/support"
+          {...getFormProps(form)}
+          // Our messages, in both modes, instead of the browser's built-in bubbles.
+          noValidate
+          // A fresh, empty form after each message sent.
+          key={sent?.id ?? 'support-message'}
+          className="mt-6 space-y-5"
+        >
+          <CsrfInput />
+          {form.errors ? (
+            <p
+              id={form.errorId}
+              role="alert"
+              className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive"
+            >
+              {form.errors.join(' ')}
+            </p>
+          ) : null}
+
+          <Field label="Name" errorId={fields.name.errorId} errors={fields.name.errors}>
+            <input
+              {...getInputProps(fields.name, { type: 'text' })}
+              autoComplete="name"
+              className={inputClasses(Boolean(fields.name.errors))}
+            />
+          </Field>
+          <Field label="E-mail" errorId={fields.email.errorId} errors={fields.email.errors}>
+            <input
+              {...getInputProps(fields.email, { type: 'email' })}
+              autoComplete="email"
+              className={inputClasses(Boolean(fields.email.errors))}
+            />
+          </Field>
+          <Field label="Message" errorId={fields.message.errorId} errors={fields.message.errors}>
+            <textarea
+              {...getTextareaProps(fields.message)}
+              rows={6}
+              className={inputClasses(Boolean(fields.message.errors))}
+            />
+          </Field>
+
+          <Button type="submit" size="lg" disabled={isSending} className="w-full sm:w-auto">
+            {isSending ? 'Sending…' : 'Send message'}
+          </Button>
+        </Form>
+      </section>
+    </main>
+  )
+}
+
+function Field({
+  label,
+  errorId,
+  errors,
+  children,
+}: {
+  label: string
+  errorId: string
+  errors: string[] | undefined
+  children: ReactElement<{ id?: string }>
+}) {
+  return (
+    <div>
+      <label htmlFor={children.props.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <div className="mt-1.5">{children}</div>
+      <p id={errorId} className="mt-1.5 min-h-5 text-sm text-destructive">
+        {errors?.join(' ')}
+      </p>
+    </div>
+  )
+}
+
+function inputClasses(isInvalid: boolean) {
+  return cn(
+    'block w-full rounded-md border bg-background px-3 py-2 text-sm shadow-sm',
+    'placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+    isInvalid && 'border-destructive',
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}
