@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { CHECKOUT_ENV } from './tests/e2e/marketing-checkout'
 
 /**
  * Browser tests run the BUILT app (`npm test` builds first), as production serves it, on a free
@@ -84,6 +85,8 @@ export default defineConfig({
       BASE_URL: baseURL,
       // Set, so the server does not warn about generating one; only this run's server knows it.
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      // The pricing page's checkout buttons (tests/e2e/marketing-pricing.e2e.ts).
+      ...CHECKOUT_ENV,
     },
   },
 })
