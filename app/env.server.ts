@@ -79,7 +79,12 @@ const EnvSchema = z.object({
   CHECKOUT_URL_TIER_3_LIFETIME: optionalUrl,
 })
 
-export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; isProduction: boolean }
+export type Env = z.infer<typeof EnvSchema> & {
+  SESSION_SECRET: string
+  /** True when no SESSION_SECRET was configured and a random one stands in for it. */
+  isSessionSecretGenerated: boolean
+  isProduction: boolean
+}
 
 export class InvalidEnvError extends Error {
   override name = 'InvalidEnvError'
@@ -99,6 +104,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // Without a configured secret, a random one keeps cookies unforgeable; sessions then last
     // only as long as the process (the server warns about it at boot).
     SESSION_SECRET: result.data.SESSION_SECRET ?? randomBytes(32).toString('hex'),
+    isSessionSecretGenerated: result.data.SESSION_SECRET === undefined,
     isProduction: result.data.NODE_ENV === 'production',
   }
 }
