@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+
+/** A server under test, running as its own process so it has a core to itself while measured. */
+export type ServerProcess = {
+  name: string
+  port: number
+  child: ChildProcess
+  /** Lines the server wrote to stdout, counted so the request log can be checked. */
+  stdoutLines: () => number
+  stderr: () => string
+}
+
+/** A port nobody listens on right now (the kernel picks it; we release it for the child). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts `node <args>` and resolves once it prints its "listening" line. Its stdout is a pipe
+ * that this process drains, like a log collector would, so a server that logs every request pays
+ * for the write as it would in production.
+ */
+export function startServer(options: {
+  name: string
+  args: string[]
+  port: number
+  env: NodeJS.ProcessEnv
+  cwd: string
+}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let lines = 0
+  let stderr = ''
+  let pending = ''
+  const server: ServerProcess = {
+    name: options.name,
+    port: options.port,
+    child,
+    stdoutLines: () => lines,
+    stderr: () => stderr,
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${options.name} did not start within 30 s:\n${stderr}`))
+    }, 30_000)
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      pending += chunk
+      const parts = pending.split('\n')
+      pending = parts.pop() ?? ''
+      for (const line of parts) {
+        lines++
+        if (/listening/i.test(line)) {
+          clearTimeout(timer)
+          resolve(server)
+        }
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${options.name} exited with ${code} before listening:\n${stderr}`))
+    })
+  })
+}
+
+/** Runs a short-lived node script to completion (e.g. migrations), failing loudly. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk
+    })
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} failed:\n${stderr}`)),
+    )
+  })
+}
+
+export function stopServer(server: ServerProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => server.child.kill('SIGKILL'), 12_000)
+    server.child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    server.child.kill('SIGTERM')
+  })
+}
+
+/** Linux's clock tick for /proc times (USER_HZ), which is 100 on every mainstream kernel. */
+const TICKS_PER_SECOND = 100
+
+/**
+ * CPU time the process has used so far (user + system, all threads) in ms, or undefined off
+ * Linux. Per request, it shows what a server costs even when other work on the machine makes
+ * requests per second swing.
+ */
+export function cpuTimeMs(child: ChildProcess): number | undefined {
+  if (process.platform !== 'linux' || !child.pid) return undefined
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
+  } catch {
+    return undefined
+  }
+}
+
+export type RawResponse = { status: number; headers: Record<string, string>; body: Buffer }
+
+/**
+ * One request with node:http, so the body arrives exactly as sent (fetch would undo gzip) and
+ * can be replayed byte for byte by the bare node:http server.
+ */
+export function rawRequest(
+  port: number,
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const headers: Record<string, string> = {}
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+          }
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) })
+        })
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}

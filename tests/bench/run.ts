@@ -1,0 +1,572 @@
+/**
+ * `npm run bench`: DESIGN.md §10's performance budget, measured as ratios in one run on this
+ * machine. Four servers run side by side as child processes, each on its own port and database:
+ *
+ * - ours: `node server.js` as deployed (NODE_ENV=production), request log off;
+ * - ours + log: the same with the request log on (the production default), stdout drained here;
+ * - bare React Router: the same server build on `createRequestListener` over node:http — the
+ *   framework floor our stack is measured against;
+ * - bare node:http: answers each request with the exact bytes ours sent — the ceiling.
+ *
+ * Each target is loaded with autocannon (32 connections) on every server in interleaved rounds,
+ * rotating the order, so machine noise lands on all sides alike; medians are reported, and a
+ * ratio is the median of per-round ratios. Each server's CPU time per request is reported too: it
+ * still compares the stacks when other work on the machine makes requests per second swing. The
+ * budgets print PASS/FAIL, but the exit code stays 0: this is a report, not a gate. Results also
+ * go to tests/bench/results/latest.json.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { createORPCClient } from '@orpc/client'
+import { RPCLink } from '@orpc/client/fetch'
+import type { RouterClient } from '@orpc/server'
+import autocannon from 'autocannon'
+import type { Router } from '~/rpc/router.server'
+import { type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
+import {
+  cpuTimeMs,
+  freePort,
+  type RawResponse,
+  rawRequest,
+  runNode,
+  type ServerProcess,
+  startServer,
+  stopServer,
+} from './processes'
+
+const CONNECTIONS = 32
+const WARMUP_SECONDS = numberFromEnv('BENCH_WARMUP_SECONDS', 1)
+const ROUNDS = numberFromEnv('BENCH_ROUNDS', 5)
+const ROUND_SECONDS = numberFromEnv('BENCH_ROUND_SECONDS', 1.5)
+/** Comma-separated target ids to run only those (e.g. while profiling); all by default. */
+const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
+
+const BUDGET = {
+  serverStack: 0.9,
+  rpcReadOfTrivial: 0.5,
+  rpcP99Ms: 50,
+  ssrPage: 0.6,
+  firstLoadJsKb: 90,
+}
+
+const SERVERS = {
+  ours: 'ours (log off)',
+  oursLogged: 'ours (log on, default)',
+  reactRouter: 'bare React Router',
+  nodeHttp: 'bare node:http',
+} as const
+type ServerKey = keyof typeof SERVERS
+
+type Target = {
+  id: string
+  label: string
+  method: 'GET' | 'POST'
+  path: string
+  headers: Record<string, string>
+  body?: string
+  /** The status a correct answer has (a redirect for the trivial route). */
+  status?: number
+  servers: ServerKey[]
+}
+
+/** cpuUs: the server's CPU time per completed request, in µs (undefined off Linux). */
+type Round = { rps: number; p50: number; p99: number; failures: number; cpuUs?: number }
+type Cell = Round & { rounds: Round[] }
+
+function numberFromEnv(name: string, fallback: number) {
+  const value = Number(process.env[name])
+  return Number.isFinite(value) && value > 0 ? value : fallback
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/**
+ * What `@orpc/client`'s RPCLink really sends for `healthCheck()` by GET and by POST, recorded on a
+ * throwaway listener, so the load replays the client's own requests rather than a guess.
+ */
+async function captureRpcRequests() {
+  const seen: { method: string; path: string; headers: IncomingHttpHeaders; body: string }[] = []
+  const recorder = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8').on('data', (chunk: string) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body })
+      res.setHeader('Content-Type', 'application/json')
+      res.end('{"json":null}')
+    })
+  })
+  await new Promise<void>((done) => recorder.listen(0, '127.0.0.1', done))
+  const address = recorder.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  for (const method of ['GET', 'POST'] as const) {
+    await rpcClient(port, method).healthCheck()
+  }
+  recorder.close()
+  return seen.map(({ method, path, headers, body }) => {
+    const replayed: Record<string, string> = {}
+    for (const [name, value] of Object.entries(headers)) {
+      // autocannon sets these itself for every request it sends.
+      if (['host', 'connection', 'content-length'].includes(name) || value === undefined) continue
+      replayed[name] = Array.isArray(value) ? value.join(', ') : value
+    }
+    return { method: method as 'GET' | 'POST', path, headers: replayed, body: body || undefined }
+  })
+}
+
+function rpcClient(port: number, method: 'GET' | 'POST'): RouterClient<Router> {
+  return createORPCClient(new RPCLink({ url: `http://127.0.0.1:${port}/api/rpc`, method: () => method }))
+}
+
+async function measure(port: number, target: Target, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${target.path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+  })
+}
+
+function roundOf(result: autocannon.Result, target: Target, cpuMs: number | undefined): Round {
+  const expected = `${String(target.status ?? 200)[0]}xx` as '2xx' | '3xx'
+  return {
+    cpuUs:
+      cpuMs === undefined || result.requests.total === 0 ? undefined : (cpuMs * 1000) / result.requests.total,
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures:
+      result.errors +
+      result['1xx'] +
+      result['2xx'] +
+      result['3xx'] +
+      result['4xx'] +
+      result['5xx'] -
+      result[expected],
+  }
+}
+
+async function check(server: ServerProcess, target: Target): Promise<RawResponse> {
+  const response = await rawRequest(server.port, target)
+  if (response.status !== (target.status ?? 200)) {
+    throw new Error(
+      `${server.name}: ${target.method} ${target.path} answered ${response.status}: ${response.body.toString().slice(0, 300)}\n${server.stderr()}`,
+    )
+  }
+  return response
+}
+
+const fmt = {
+  rps: (n: number) => Math.round(n).toLocaleString('en-US'),
+  ms: (n: number) => n.toFixed(1),
+  ratio: (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '—' : `${n.toFixed(2)}x`),
+  kb: (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`,
+}
+const pad = (text: string, width: number) => text.padEnd(width)
+const padLeft = (text: string, width: number) => text.padStart(width)
+
+async function main() {
+  const root = process.cwd()
+  const serverBuildFile = resolve(root, 'build/server/index.js')
+  if (!/export\s*\{[^}]*\bserverBuild\b/.test(readFileSync(serverBuildFile, 'utf8'))) {
+    throw new Error('build/server/index.js does not export serverBuild: run `npm run build` first')
+  }
+  const work = mkdtempSync(join(tmpdir(), 'threadwork-bench-'))
+  const servers: Partial<Record<ServerKey, ServerProcess>> = {}
+  const stopAll = () => Promise.all(Object.values(servers).map((server) => stopServer(server)))
+  // A crash or Ctrl-C must not leave servers behind on their ports.
+  process.once('exit', () => {
+    for (const server of Object.values(servers)) server.child.kill('SIGKILL')
+  })
+
+  try {
+    const sessionSecret = randomBytes(32).toString('hex')
+    const envFor = (name: string, port: number, logRequests: boolean): NodeJS.ProcessEnv => ({
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: `file:${join(work, `${name}.db`)}`,
+      LOG_REQUESTS: String(logRequests),
+      SESSION_SECRET: sessionSecret,
+    })
+    const start = async (key: ServerKey, args: string[], logRequests = false) => {
+      const port = await freePort()
+      servers[key] = await startServer({
+        name: SERVERS[key],
+        args,
+        port,
+        env: envFor(key, port, logRequests),
+        cwd: root,
+      })
+    }
+
+    console.log('Starting servers…')
+    await Promise.all([
+      start('ours', ['server.js']),
+      start('oursLogged', ['server.js'], true),
+      // The bare listener runs no migrations of its own; give its database the same schema.
+      (async () => {
+        await runNode(['--import', 'tsx', 'scripts/migrate.ts'], envFor('reactRouter', 0, false), root)
+        await start('reactRouter', ['tests/bench/servers/bare-react-router.mjs'])
+      })(),
+    ])
+    const ours = servers.ours as ServerProcess
+
+    const [rpcGet, rpcPost] = await captureRpcRequests()
+    if (!rpcGet || !rpcPost) throw new Error('RPCLink sent no request')
+    // The replayed requests are the real client's: prove our server answers that client.
+    for (const method of ['GET', 'POST'] as const) {
+      const health = await rpcClient(ours.port, method).healthCheck()
+      if (health.status !== 'ok')
+        throw new Error(`healthCheck by ${method} answered ${JSON.stringify(health)}`)
+    }
+
+    const all: ServerKey[] = ['ours', 'oursLogged', 'reactRouter', 'nodeHttp']
+    const targets: Target[] = [
+      {
+        // The most trivial resource route the app has: a loader that only redirects, no database,
+        // no body. What it costs is the framework plus our stack around it.
+        id: 'trivial',
+        label: 'GET /resources/theme',
+        method: 'GET',
+        path: '/resources/theme',
+        headers: {},
+        status: 302,
+        servers: ['ours', 'oursLogged', 'reactRouter'],
+      },
+      {
+        id: 'healthz',
+        label: 'GET /healthz',
+        method: 'GET',
+        path: '/healthz',
+        headers: {},
+        servers: ['ours', 'reactRouter', 'nodeHttp'],
+      },
+      { id: 'rpcGet', label: 'rpc healthCheck GET', ...rpcGet, servers: all },
+      {
+        id: 'rpcPost',
+        label: 'rpc healthCheck POST',
+        ...rpcPost,
+        servers: ['ours', 'reactRouter', 'nodeHttp'],
+      },
+      {
+        id: 'home',
+        label: 'GET / (SSR)',
+        method: 'GET',
+        path: '/',
+        headers: { accept: 'text/html' },
+        servers: all,
+      },
+      {
+        // What browsers get: the same page, gzipped by our stack (bare React Router never compresses).
+        id: 'homeGzip',
+        label: 'GET / gzip',
+        method: 'GET',
+        path: '/',
+        headers: { accept: 'text/html', 'accept-encoding': 'gzip' },
+        servers: ['ours', 'nodeHttp'],
+      },
+    ]
+
+    // The bytes the bare node:http server will answer with, exactly as ours sent them.
+    const responses: Record<string, { contentType: string; body: string; gzip?: string }> = {}
+    let homeHtml = ''
+    for (const target of targets) {
+      const response = await check(ours, target)
+      if (!target.servers.includes('nodeHttp')) continue
+      const key = `${target.method} ${target.path}`
+      const entry = responses[key] ?? { contentType: response.headers['content-type'] ?? '', body: '' }
+      responses[key] = entry
+      if (response.headers['content-encoding'] === 'gzip') entry.gzip = response.body.toString('base64')
+      else entry.body = response.body.toString('base64')
+      if (target.id === 'home') homeHtml = response.body.toString('utf8')
+    }
+    const homeGzip = responses['GET /']?.gzip
+    if (!homeGzip) throw new Error('our server did not gzip the home page for Accept-Encoding: gzip')
+    const responsesFile = join(work, 'responses.json')
+    writeFileSync(responsesFile, JSON.stringify(responses))
+    const nodeHttpPort = await freePort()
+    servers.nodeHttp = await startServer({
+      name: SERVERS.nodeHttp,
+      args: ['tests/bench/servers/bare-node-http.mjs'],
+      port: nodeHttpPort,
+      env: { ...envFor('nodeHttp', nodeHttpPort, false), BENCH_RESPONSES: responsesFile },
+      cwd: root,
+    })
+    for (const target of targets) {
+      for (const key of target.servers) await check(servers[key] as ServerProcess, target)
+    }
+
+    const firstLoad = measureFirstLoadJs(homeHtml, resolve(root, 'build/client'))
+    // The budget assumes the files travel compressed: check what the server really sends.
+    for (const file of firstLoad.files) {
+      const response = await rawRequest(ours.port, {
+        method: 'GET',
+        path: file.path,
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      })
+      file.served = {
+        bytes: response.body.length,
+        encoding: response.headers['content-encoding'] ?? 'none',
+        cacheControl: response.headers['cache-control'] ?? '',
+      }
+    }
+
+    const measured = ONLY ? targets.filter((target) => ONLY.includes(target.id)) : targets
+    const cells: Record<string, Partial<Record<ServerKey, Cell>>> = {}
+    let loggedRequests = 0
+    const perCell = WARMUP_SECONDS + ROUNDS * ROUND_SECONDS
+    const cellCount = measured.reduce((sum, target) => sum + target.servers.length, 0)
+    const loadBefore = loadavg()[0] ?? 0
+    console.log(
+      `Measuring ${cellCount} target × server pairs: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ` +
+        `${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s (≈${Math.round(cellCount * perCell)} s)…`,
+    )
+    for (const target of measured) {
+      const rounds: Partial<Record<ServerKey, Round[]>> = {}
+      for (const key of target.servers) {
+        const result = await measure((servers[key] as ServerProcess).port, target, WARMUP_SECONDS)
+        if (key === 'oursLogged') loggedRequests += result.requests.total
+        await sleep(200)
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        // Rotate who goes first, so no server always follows the same neighbour.
+        const order = target.servers.map((_, i, list) => list[(i + round) % list.length] as ServerKey)
+        for (const key of order) {
+          const server = servers[key] as ServerProcess
+          const cpuBefore = cpuTimeMs(server.child)
+          const result = await measure(server.port, target, ROUND_SECONDS)
+          const cpuAfter = cpuTimeMs(server.child)
+          const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore
+          if (key === 'oursLogged') loggedRequests += result.requests.total
+          rounds[key] = [...(rounds[key] ?? []), roundOf(result, target, cpuMs)]
+          await sleep(200)
+        }
+      }
+      cells[target.id] = {}
+      for (const key of target.servers) {
+        const list = rounds[key] ?? []
+        ;(cells[target.id] as Partial<Record<ServerKey, Cell>>)[key] = {
+          rounds: list,
+          rps: median(list.map((r) => r.rps)),
+          p50: median(list.map((r) => r.p50)),
+          p99: median(list.map((r) => r.p99)),
+          failures: list.reduce((sum, r) => sum + r.failures, 0),
+          cpuUs: list.every((r) => r.cpuUs !== undefined) ? median(list.map((r) => r.cpuUs ?? 0)) : undefined,
+        }
+      }
+      process.stdout.write(`  ${target.label} done\n`)
+    }
+    const logLines = (servers.oursLogged as ServerProcess).stdoutLines()
+
+    const load = { before: loadBefore, after: loadavg()[0] ?? 0 }
+    report({ targets: measured, cells, firstLoad, logLines, loggedRequests, load })
+  } finally {
+    await stopAll()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+function report(input: {
+  targets: Target[]
+  cells: Record<string, Partial<Record<ServerKey, Cell>>>
+  firstLoad: FirstLoadJs
+  logLines: number
+  loggedRequests: number
+  load: { before: number; after: number }
+}) {
+  const { targets, cells, firstLoad } = input
+  const cell = (target: string, server: ServerKey) => cells[target]?.[server]
+  /**
+   * Throughput of one cell over another. Within a target, rounds of the same index ran back to
+   * back, so the ratio is taken per round and its median reported: a burst of other work on the
+   * machine then cancels out instead of landing on one side.
+   */
+  const ratio = (target: string, server: ServerKey, base: ServerKey, baseTarget = target) => {
+    const a = cell(target, server)
+    const b = cell(baseTarget, base)
+    if (!a || !b) return undefined
+    if (target !== baseTarget || a.rounds.length !== b.rounds.length) return a.rps / b.rps
+    return median(a.rounds.map((round, i) => round.rps / (b.rounds[i]?.rps ?? Number.NaN)))
+  }
+  /** The same comparison from CPU time per request: how many requests each could serve per core. */
+  const cpuRatio = (target: string, server: ServerKey, base: ServerKey, baseTarget = target) => {
+    const a = cell(target, server)?.cpuUs
+    const b = cell(baseTarget, base)?.cpuUs
+    return a && b ? b / a : undefined
+  }
+
+  const lines: string[] = []
+  lines.push('')
+  lines.push(
+    `Threadwork bench — ${CONNECTIONS} connections, median of ${ROUNDS} interleaved rounds × ${ROUND_SECONDS} s, ` +
+      `node ${process.version}, ${availableParallelism()} CPUs`,
+  )
+  const busiest = Math.max(input.load.before, input.load.after)
+  lines.push(
+    `Load average ${input.load.before.toFixed(1)} before, ${input.load.after.toFixed(1)} after` +
+      (busiest > availableParallelism()
+        ? ' — the machine was busy with other work: absolute numbers are low and ratios noisy.'
+        : ''),
+  )
+  lines.push('')
+  lines.push(
+    `${pad('target', 22)}${pad('server', 25)}${padLeft('req/s', 9)}${padLeft('p50 ms', 9)}${padLeft('p99 ms', 9)}${padLeft('CPU µs/req', 12)}${padLeft('failed', 8)}`,
+  )
+  for (const target of targets) {
+    target.servers.forEach((key, i) => {
+      const c = cell(target.id, key)
+      if (!c) return
+      lines.push(
+        `${pad(i === 0 ? target.label : '', 22)}${pad(SERVERS[key], 25)}${padLeft(fmt.rps(c.rps), 9)}` +
+          `${padLeft(fmt.ms(c.p50), 9)}${padLeft(fmt.ms(c.p99), 9)}` +
+          `${padLeft(c.cpuUs === undefined ? '—' : String(Math.round(c.cpuUs)), 12)}${padLeft(String(c.failures), 8)}`,
+      )
+    })
+  }
+
+  lines.push('')
+  lines.push(
+    `${pad('ratios (req/s)', 22)}${padLeft('ours/RR', 10)}${padLeft('ours+log/RR', 13)}${padLeft('ours/node', 11)}${padLeft('ours+log/node', 15)}` +
+      `   by CPU/req:${padLeft('ours/RR', 9)}${padLeft('ours+log/RR', 13)}`,
+  )
+  for (const target of targets) {
+    // Bare React Router sends the same page whatever the Accept-Encoding, so the gzip row
+    // compares with its identity measurement.
+    const rrTarget = target.id === 'homeGzip' ? 'home' : target.id
+    lines.push(
+      `${pad(target.label, 22)}${padLeft(fmt.ratio(ratio(target.id, 'ours', 'reactRouter', rrTarget)), 10)}` +
+        `${padLeft(fmt.ratio(ratio(target.id, 'oursLogged', 'reactRouter', rrTarget)), 13)}` +
+        `${padLeft(fmt.ratio(ratio(target.id, 'ours', 'nodeHttp')), 11)}` +
+        `${padLeft(fmt.ratio(ratio(target.id, 'oursLogged', 'nodeHttp')), 15)}${' '.repeat(14)}` +
+        `${padLeft(fmt.ratio(cpuRatio(target.id, 'ours', 'reactRouter', rrTarget)), 9)}` +
+        `${padLeft(fmt.ratio(cpuRatio(target.id, 'oursLogged', 'reactRouter', rrTarget)), 13)}`,
+    )
+  }
+
+  type Verdict = { budget: string; measured: string; pass: boolean }
+  const verdicts: Verdict[] = []
+  const atLeast = (budget: string, value: number | undefined, min: number) => {
+    if (value === undefined) return
+    verdicts.push({ budget, measured: `${fmt.ratio(value)} (≥ ${min}x)`, pass: value >= min })
+  }
+  const vsRR = (target: string, server: ServerKey) => ratio(target, server, 'reactRouter')
+  atLeast('stack: trivial route, ours (log off) / bare RR', vsRR('trivial', 'ours'), BUDGET.serverStack)
+  atLeast('stack: trivial route, ours (log on) / bare RR', vsRR('trivial', 'oursLogged'), BUDGET.serverStack)
+  atLeast('stack: /healthz, ours (log off) / bare RR', vsRR('healthz', 'ours'), BUDGET.serverStack)
+  for (const [id, server] of [
+    ['rpcGet', 'ours'],
+    ['rpcGet', 'oursLogged'],
+    ['rpcPost', 'ours'],
+  ] as const) {
+    const c = cell(id, server)
+    const label = `${targets.find((t) => t.id === id)?.label} (${server === 'ours' ? 'log off' : 'log on'})`
+    // "That trivial route" of §10, through the same server, so both sides pay the same stack.
+    atLeast(
+      `rpc read: ${label} / trivial route`,
+      ratio(id, server, server, 'trivial'),
+      BUDGET.rpcReadOfTrivial,
+    )
+    if (c) {
+      verdicts.push({
+        budget: `rpc read: ${label} p99`,
+        measured: `${fmt.ms(c.p99)} ms (< ${BUDGET.rpcP99Ms} ms)`,
+        pass: c.p99 < BUDGET.rpcP99Ms,
+      })
+    }
+  }
+  atLeast('SSR page: /, ours (log off) / bare RR', vsRR('home', 'ours'), BUDGET.ssrPage)
+  atLeast('SSR page: /, ours (log on) / bare RR', vsRR('home', 'oursLogged'), BUDGET.ssrPage)
+  const firstLoadKb = firstLoad.totalGzipBytes / 1024
+  verdicts.push({
+    budget: 'first-load JavaScript on / (gzip)',
+    measured: `${fmt.kb(firstLoad.totalGzipBytes)} (≤ ${BUDGET.firstLoadJsKb} KB)`,
+    pass: firstLoadKb <= BUDGET.firstLoadJsKb,
+  })
+
+  lines.push('')
+  lines.push('Budgets (DESIGN.md §10)')
+  for (const verdict of verdicts) {
+    lines.push(`  ${verdict.pass ? 'PASS' : 'FAIL'}  ${pad(verdict.budget, 52)} ${verdict.measured}`)
+  }
+
+  lines.push('')
+  lines.push(
+    `First-load JS on /: ${fmt.kb(firstLoad.totalGzipBytes)} gzip, ${fmt.kb(firstLoad.totalBytes)} raw, ` +
+      `${firstLoad.files.length} files (+ ${fmt.kb(firstLoad.inlineScriptBytes)} gzip inline in the HTML)`,
+  )
+  for (const file of [...firstLoad.files].sort((a, b) => b.gzipBytes - a.gzipBytes)) {
+    const served = file.served ? `${fmt.kb(file.served.bytes)} (${file.served.encoding})` : '—'
+    lines.push(
+      `  ${pad(file.path, 44)}${padLeft(fmt.kb(file.gzipBytes), 10)} gzip ${padLeft(fmt.kb(file.bytes), 10)} raw` +
+        `   served ${served}, ${file.served?.cacheControl ?? ''}`,
+    )
+  }
+  const served = firstLoad.files.reduce((sum, file) => sum + (file.served?.bytes ?? 0), 0)
+  const uncompressed = firstLoad.files.filter((file) => file.served?.encoding === 'none')
+  lines.push(`  served by ours to a browser accepting gzip and br: ${fmt.kb(served)}`)
+  if (uncompressed.length > 0) {
+    lines.push(`  WARNING: ${uncompressed.length} of them were served uncompressed.`)
+  }
+  lines.push('')
+  lines.push(
+    `Request log (ours, log on): ${input.logLines.toLocaleString('en-US')} stdout lines for ` +
+      `${input.loggedRequests.toLocaleString('en-US')} completed requests`,
+  )
+  const failures = Object.values(cells).flatMap((row) => Object.values(row).map((c) => c.failures))
+  if (failures.some((n) => n > 0)) lines.push('WARNING: some requests failed (see the "failed" column).')
+  console.log(lines.join('\n'))
+
+  const resultsDir = resolve('tests/bench/results')
+  mkdirSync(resultsDir, { recursive: true })
+  const resultsFile = join(resultsDir, 'latest.json')
+  writeFileSync(
+    resultsFile,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: availableParallelism(),
+        settings: {
+          connections: CONNECTIONS,
+          warmupSeconds: WARMUP_SECONDS,
+          rounds: ROUNDS,
+          roundSeconds: ROUND_SECONDS,
+        },
+        servers: SERVERS,
+        targets: targets.map(({ id, label, method, path, headers, body }) => ({
+          id,
+          label,
+          method,
+          path,
+          headers,
+          body,
+        })),
+        loadAverage: input.load,
+        results: cells,
+        budgets: verdicts,
+        firstLoadJs: firstLoad,
+        requestLog: { stdoutLines: input.logLines, completedRequests: input.loggedRequests },
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  console.log(`\nResults written to ${resultsFile}`)
+}
+
+await main()
