@@ -43,7 +43,13 @@ describe('seo', () => {
     expect(tag(tags, 'property', 'article:published_time')).toBe('2026-01-02T00:00:00.000Z')
   })
 
-  test('keeps a title that already names Threadwork, and absolute image URLs', () => {
+  test('suffixes a title that merely mentions Threadwork', () => {
+    const tags = seo({ matches, title: 'Threadwork, step one', description: 'd', path: '/blog/one' })
+
+    expect(tags).toContainEqual({ title: 'Threadwork, step one | Threadwork' })
+  })
+
+  test('keeps a title that leads with the brand, and absolute image URLs', () => {
     const tags = seo({
       matches,
       title: 'Threadwork — tasks, talked through',

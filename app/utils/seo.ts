@@ -18,7 +18,10 @@ export const SITE_NAME = 'Threadwork'
 export const DEFAULT_SOCIAL_IMAGE = '/og-image.png'
 
 export type SeoPage = {
-  /** 'Pricing' becomes 'Pricing | Threadwork'; a title naming Threadwork is kept as it is. */
+  /**
+   * 'Pricing' becomes 'Pricing | Threadwork'. A title that already leads with the brand
+   * ('Threadwork — tasks, talked through', or just 'Threadwork') is kept as it is.
+   */
   title: string
   description: string
   /** The canonical path of the page ('/docs/testing'), without query string. */
@@ -37,7 +40,7 @@ export type SeoPage = {
 
 export function seo(page: SeoPage): MetaDescriptor[] {
   const baseUrl = baseUrlFrom(page.matches)
-  const title = page.title.includes(SITE_NAME) ? page.title : `${page.title} | ${SITE_NAME}`
+  const title = isBrandTitle(page.title) ? page.title : `${page.title} | ${SITE_NAME}`
   const url = absoluteUrl(baseUrl, page.path)
   const image = absoluteUrl(baseUrl, page.image || DEFAULT_SOCIAL_IMAGE)
   const tags: MetaDescriptor[] = [
@@ -60,6 +63,10 @@ export function seo(page: SeoPage): MetaDescriptor[] {
   }
   if (page.noindex) tags.push({ name: 'robots', content: 'noindex' })
   return tags
+}
+
+function isBrandTitle(title: string) {
+  return title === SITE_NAME || title.startsWith(`${SITE_NAME} — `) || title.startsWith(`${SITE_NAME} | `)
 }
 
 /** The configured base URL, as the root loader sent it; '' while the root failed to load. */
