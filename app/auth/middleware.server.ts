@@ -30,7 +30,11 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
     }
   }
 
-  const response = await next()
-  for (const cookie of auth.setCookies) response.headers.append('Set-Cookie', cookie)
+  let response = await next()
+  if (auth.setCookies.length > 0) {
+    // Response.redirect() (and any fetched response) has immutable headers; a copy takes cookies.
+    response = new Response(response.body, response)
+    for (const cookie of auth.setCookies) response.headers.append('Set-Cookie', cookie)
+  }
   return response
 }
