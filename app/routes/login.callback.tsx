@@ -1,8 +1,16 @@
 import { data, Link } from 'react-router'
+import { csrfTokenFor } from '~/auth/context.server'
 import { redirectSignedIn } from '~/auth/login.server'
-import { DEFAULT_SIGNED_IN_PATH, finishOAuth, OAuthFlowError, oauthCookiesToClear } from '~/auth/oauth.server'
+import {
+  configuredProviders,
+  DEFAULT_SIGNED_IN_PATH,
+  finishOAuth,
+  OAuthFlowError,
+  oauthCookiesToClear,
+} from '~/auth/oauth.server'
 import { type OAuthProvider, PROVIDER_NAMES } from '~/auth/oauth-providers'
 import { RouteErrorScreen } from '~/components/error-screens'
+import { OAuthButtons } from '~/components/oauth-buttons'
 import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { signInWithOAuth } from '~/services/accounts.server'
@@ -18,7 +26,8 @@ export const meta: Route.MetaFunction = () => [
  * Where GitHub and Google send people back (the redirect URI registered with both). Success
  * starts a session and goes on to the page the sign-in began from; anything the person can act
  * on (a cancelled consent, a stale or foreign state, an address that may not be linked) is
- * explained on this page with a way back to sign in.
+ * explained on this page with a way back to sign in, and, when trying again can help, the
+ * provider buttons to do so at once.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers({ 'Cache-Control': 'no-store' })
@@ -36,32 +45,41 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return response
   } catch (error) {
     if (error instanceof OAuthFlowError) {
-      return failure(error.message, error.status, error.provider, error.redirectTo, headers)
+      const retry = { providers: configuredProviders(), csrfToken: await csrfTokenFor(request, context) }
+      return failure(error, error.provider, error.redirectTo, headers, retry)
     }
+    // The same identity would meet the same rule again: no retry buttons, only the message.
     if (error instanceof Conflict || error instanceof Invalid) {
-      return failure(error.message, error.status, provider, redirectTo, headers)
+      return failure(error, provider, redirectTo, headers)
     }
     throw error
   }
 }
 
 function failure(
-  message: string,
-  status: number,
+  error: { message: string; status: number },
   provider: OAuthProvider | null,
   redirectTo: string | null,
   headers: Headers,
+  retry: { providers: OAuthProvider[]; csrfToken: string | null } = { providers: [], csrfToken: null },
 ) {
-  const keepsTarget = redirectTo && redirectTo !== DEFAULT_SIGNED_IN_PATH
-  const loginHref = keepsTarget ? `/login?${new URLSearchParams({ redirect: redirectTo })}` : '/login'
+  const keepsTarget = redirectTo !== null && redirectTo !== DEFAULT_SIGNED_IN_PATH
   return data(
-    { message, providerName: provider ? PROVIDER_NAMES[provider] : null, loginHref },
-    { status, headers },
+    {
+      message: error.message,
+      providerName: provider ? PROVIDER_NAMES[provider] : null,
+      loginHref: keepsTarget ? `/login?${new URLSearchParams({ redirect: redirectTo })}` : '/login',
+      redirectTo: keepsTarget ? redirectTo : undefined,
+      // `csrfToken` is what <CsrfInput> in the retry buttons reads.
+      ...retry,
+    },
+    { status: error.status, headers },
   )
 }
 
 export default function OAuthCallbackFailure({ loaderData }: Route.ComponentProps) {
-  const { message, providerName, loginHref } = loaderData
+  const { message, providerName, loginHref, providers, redirectTo } = loaderData
+  const canRetry = providers.length > 0
   return (
     <main className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">
@@ -70,7 +88,12 @@ export default function OAuthCallbackFailure({ loaderData }: Route.ComponentProp
       <p role="alert" className="text-muted-foreground">
         {message}
       </p>
-      <Link to={loginHref} className={buttonClasses('default')}>
+      {canRetry ? (
+        <div className="w-full max-w-xs">
+          <OAuthButtons providers={providers} redirect={redirectTo} />
+        </div>
+      ) : null}
+      <Link to={loginHref} className={buttonClasses(canRetry ? 'link' : 'default')}>
         Back to sign in
       </Link>
     </main>

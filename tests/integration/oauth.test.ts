@@ -214,6 +214,8 @@ describe('GitHub sign-in round trip', () => {
       message: expect.stringContaining('never verified'),
       providerName: 'GitHub',
       loginHref: '/login?redirect=%2Fsettings',
+      // The same identity would be refused again: no retry buttons.
+      providers: [],
     })
     expect(await signedInUser(result.headers)).toBeNull()
     expect(await linkOf('github', who.id)).toBeNull()
@@ -273,6 +275,10 @@ describe('GitHub sign-in round trip', () => {
       message: 'Sign-in with GitHub was cancelled. Nothing was changed.',
       providerName: 'GitHub',
       loginHref: '/login?redirect=%2Ftask',
+      // Trying again can help: the page offers the buttons, back to the same target.
+      providers: ['github', 'google'],
+      redirectTo: '/task',
+      csrfToken: expect.any(String),
     })
     expect(await signedInUser(result.headers)).toBeNull()
   })
