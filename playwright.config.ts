@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { CHECKOUT_ENV } from './tests/e2e/marketing-checkout'
+import { oauthTestProviderEnv } from './tests/fixtures/oauth-provider'
 
 /**
  * Browser tests run the BUILT app (`npm test` builds first), as production serves it, on a free
@@ -27,6 +28,10 @@ function findFreePort() {
 // kept in the environment, which workers inherit, so every process talks to the same server.
 process.env.E2E_PORT ??= String(await findFreePort())
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-'))
+// The local OAuth provider's port (see tests/e2e/oauth-provider.setup.ts), chosen the same way.
+while (!process.env.E2E_OAUTH_PORT || process.env.E2E_OAUTH_PORT === process.env.E2E_PORT) {
+  process.env.E2E_OAUTH_PORT = String(await findFreePort())
+}
 
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
@@ -36,6 +41,7 @@ export default defineConfig({
   testDir: 'tests/e2e',
   // Not *.test.ts / *.spec.ts, so vitest's default glob never picks up browser tests.
   testMatch: '**/*.e2e.ts',
+  globalSetup: './tests/e2e/oauth-provider.setup.ts',
   globalTeardown: './tests/e2e/global-teardown.ts',
   // Two slow shared cores run the server, the browser and the tests at once.
   timeout: 45_000,
@@ -85,6 +91,8 @@ export default defineConfig({
       BASE_URL: baseURL,
       // Set, so the server does not warn about generating one; only this run's server knows it.
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      // GitHub and Google sign-in go to the local OAuth provider the global setup starts.
+      ...oauthTestProviderEnv(Number(process.env.E2E_OAUTH_PORT)),
       // The pricing page's checkout buttons (tests/e2e/marketing-pricing.e2e.ts).
       ...CHECKOUT_ENV,
     },
