@@ -15,7 +15,7 @@ describe('handleRpc', () => {
 
   test('leaves paths that are no procedure to the route', async () => {
     expect(await handleRpc(rpcRequest('noSuchProcedure'), ANONYMOUS)).toBeUndefined()
-    expect(await handleRpc(rpcRequest('task/getAll'), ANONYMOUS)).toBeUndefined()
+    expect(await handleRpc(rpcRequest('task/noSuchProcedure'), ANONYMOUS)).toBeUndefined()
   })
 })
 

@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { PRIORITIES, STATUSES } from '~/db/schema'
+
+/**
+ * A task's fields as every door accepts them: the /task forms (conform), the RPC inputs and the
+ * service. Messages are what people read next to the field.
+ */
+export const MAX_SHARES = 50
+
+export const TaskTextSchema = z
+  .string({ error: 'Title is required' })
+  .trim()
+  .min(1, 'Title is required')
+  .min(3, 'Title must be at least 3 characters')
+  .max(200, 'Title must be at most 200 characters')
+
+export const DetailsSchema = z.string().trim().max(500, 'Details must be at most 500 characters')
+
+export const RefLinkSchema = z
+  .string()
+  .trim()
+  .max(2048, 'Link is too long')
+  .pipe(z.url({ protocol: /^https?$/, error: 'Link must be an http(s) URL' }))
+
+export const PrioritySchema = z.enum(PRIORITIES, { error: 'Priority must be high, medium or low' })
+export const StatusSchema = z.enum(STATUSES, {
+  error: 'Status must be Not Started, In Progress or Completed',
+})
+export const HrsSchema = z.coerce
+  .number({ error: 'Hours must be a whole number from 1 to 8' })
+  .int('Hours must be a whole number from 1 to 8')
+  .min(1, 'Hours must be a whole number from 1 to 8')
+  .max(8, 'Hours must be a whole number from 1 to 8')
+
+export const ShareEmailsSchema = z
+  .array(z.string().trim().toLowerCase().pipe(z.email('Enter valid e-mail addresses')))
+  .max(MAX_SHARES, `Share with at most ${MAX_SHARES} people`)
+  .transform((emails) => [...new Set(emails)])
+
+/** "a@x.com, b@y.com" or one per line, as typed into the share field. */
+export function splitEmails(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  return value
+    .split(/[\s,;]+/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+}
+
+const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value)
+
+export const TaskFieldsSchema = z.object({
+  text: TaskTextSchema,
+  details: z.preprocess(emptyToUndefined, DetailsSchema.optional()),
+  refLink: z.preprocess(emptyToUndefined, RefLinkSchema.optional()),
+  priority: PrioritySchema.default('medium'),
+  status: StatusSchema.default('Not Started'),
+  hrs: HrsSchema.default(1),
+  isPublic: z
+    .preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean())
+    .default(false),
+  parentTaskId: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  sharedWith: z.preprocess(splitEmails, ShareEmailsSchema).default([]),
+})
+
+export type TaskFields = z.output<typeof TaskFieldsSchema>
+export type TaskInput = z.input<typeof TaskFieldsSchema>
+
+/** An update changes only what it names; absent fields stay as they are. */
+export const TaskUpdateSchema = z.object({
+  text: TaskTextSchema.optional(),
+  details: z.preprocess((value) => (value === '' ? null : value), DetailsSchema.nullable().optional()),
+  refLink: z.preprocess((value) => (value === '' ? null : value), RefLinkSchema.nullable().optional()),
+  priority: PrioritySchema.optional(),
+  status: StatusSchema.optional(),
+  hrs: HrsSchema.optional(),
+  isPublic: z.preprocess(
+    (value) => (value === 'on' || value === 'true' ? true : value === 'false' ? false : value),
+    z.boolean().optional(),
+  ),
+  parentTaskId: z.preprocess(
+    (value) => (value === '' ? null : value),
+    z.string().min(1).nullable().optional(),
+  ),
+  sharedWith: z.preprocess(splitEmails, ShareEmailsSchema.optional()),
+})
+
+export type TaskUpdate = z.output<typeof TaskUpdateSchema>

@@ -1,0 +1,422 @@
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { SessionUser } from '~/auth/session-user'
+import type { Database, Executor } from '~/db/client.server'
+import { type Priority, type Status, type Task, taskShares, tasks, users } from '~/db/schema'
+import { appendEvent } from '~/events/log.server'
+import { Forbidden, Invalid, NotFound } from './errors'
+import type { TaskFields, TaskUpdate } from './task-schemas'
+
+/**
+ * The rules of tasks, in one place (DESIGN.md §5):
+ * - a task is visible to its owner, to users it is shared with once they verified that e-mail,
+ *   and to anyone when public (read-only for visitors who are not signed in);
+ * - only the owner edits, shares, publishes or deletes; shared users may also change the status;
+ * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
+ *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
+ * - every change appends its event in the same transaction.
+ */
+
+export const TASK_NOT_FOUND = 'Task not found'
+export const NOT_ALLOWED = 'Unauthorized to view this task'
+
+/** The wire shape of DESIGN.md §6.2, plus what the list shows of subtasks. */
+export type TaskView = {
+  id: string
+  text: string
+  details: string | null
+  refLink: string | null
+  priority: Priority
+  status: Status
+  isPublic: boolean
+  parentTaskId: string | null
+  sharedWith: string[]
+  sharedWithNames: string[]
+  ownerName: string
+  hrs: number
+  userId: string
+  completedAt: string | null
+  createdAt: string
+  updatedAt: string
+  subtaskCount: number
+  subtasksCompleted: number
+}
+
+export type Viewer = Pick<SessionUser, 'id' | 'email' | 'emailVerified'> | null
+
+export type Access = {
+  task: TaskView
+  isOwner: boolean
+  isShared: boolean
+  canEdit: boolean
+  canSetStatus: boolean
+}
+
+// ── Reading ─────────────────────────────────────────────────────────────────
+
+/** The e-mail through which shares reach this viewer: only a verified one counts. */
+function shareEmail(viewer: Viewer) {
+  return viewer?.emailVerified ? viewer.email.toLowerCase() : null
+}
+
+/**
+ * One statement for any list: the owner's name joined, the shares and their names and the
+ * subtask progress as correlated subqueries on indexed columns — no query per task.
+ */
+function selectTaskViews(db: Executor, where: SQL | undefined) {
+  return db
+    .select({
+      id: tasks.id,
+      text: tasks.text,
+      details: tasks.details,
+      refLink: tasks.refLink,
+      priority: tasks.priority,
+      status: tasks.status,
+      isPublic: tasks.isPublic,
+      parentTaskId: tasks.parentTaskId,
+      hrs: tasks.hrs,
+      userId: tasks.userId,
+      completedAt: tasks.completedAt,
+      createdAt: tasks.createdAt,
+      updatedAt: tasks.updatedAt,
+      ownerName: users.name,
+      sharedWith: sql<string>`(SELECT json_group_array(s.email) FROM ${taskShares} s WHERE s.task_id = ${tasks.id})`,
+      // A shared address shows its owner's name once that owner has verified it, else the address.
+      sharedWithNames: sql<string>`(SELECT json_group_array(CASE WHEN u.email_verified_at IS NOT NULL AND u.name <> '' THEN u.name ELSE s.email END) FROM ${taskShares} s LEFT JOIN ${users} u ON u.email = s.email WHERE s.task_id = ${tasks.id})`,
+      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id})`,
+      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed')`,
+    })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.userId))
+    .where(where)
+}
+
+type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
+
+function toView(row: TaskRow): TaskView {
+  return {
+    ...row,
+    ownerName: row.ownerName || 'Unknown User',
+    sharedWith: JSON.parse(row.sharedWith) as string[],
+    sharedWithNames: JSON.parse(row.sharedWithNames) as string[],
+    completedAt: row.completedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    subtaskCount: Number(row.subtaskCount),
+    subtasksCompleted: Number(row.subtasksCompleted),
+  }
+}
+
+function accessOf(task: TaskView, viewer: Viewer): Access | null {
+  const isOwner = viewer?.id === task.userId
+  const email = shareEmail(viewer)
+  const isShared = !isOwner && email !== null && task.sharedWith.includes(email)
+  if (!isOwner && !isShared && !task.isPublic) return null
+  return { task, isOwner, isShared, canEdit: isOwner, canSetStatus: isOwner || isShared }
+}
+
+/** A task with what the viewer may do with it; NotFound when they may not see it. */
+export async function getTask(db: Executor, viewer: Viewer, taskId: string): Promise<Access> {
+  const [row] = await selectTaskViews(db, eq(tasks.id, taskId)).limit(1)
+  const access = row ? accessOf(toView(row), viewer) : null
+  if (!access) throw new NotFound(TASK_NOT_FOUND)
+  return access
+}
+
+export async function listSubtasks(db: Executor, viewer: Viewer, parentTaskId: string) {
+  const { task } = await getTask(db, viewer, parentTaskId)
+  const rows = await selectTaskViews(db, eq(tasks.parentTaskId, task.id)).orderBy(tasks.createdAt)
+  // A subtask is a task of its own: seeing the parent does not open subtasks not shared too.
+  return rows.map(toView).filter((subtask) => accessOf(subtask, viewer) !== null)
+}
+
+export type TaskFilters = { status?: Status; priority?: Priority }
+
+function filtersSql(filters: TaskFilters) {
+  return and(
+    filters.status ? eq(tasks.status, filters.status) : undefined,
+    filters.priority ? eq(tasks.priority, filters.priority) : undefined,
+  )
+}
+
+function sharedWithViewerSql(viewer: Viewer) {
+  const email = shareEmail(viewer)
+  if (!email) return sql`0`
+  return inArray(tasks.id, sharedTaskIdsSql(email))
+}
+
+function sharedTaskIdsSql(email: string) {
+  return sql`(SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${email})`
+}
+
+export type TaskGroups = {
+  mine: { tasks: TaskView[]; total: number }
+  shared: TaskView[]
+  public: TaskView[]
+}
+
+/**
+ * The task list, grouped: the viewer's own (paged: a user may own thousands), tasks shared with
+ * them, and others' public tasks. Subtasks appear under their parent, not in the groups.
+ */
+export async function listTaskGroups(
+  db: Database,
+  viewer: NonNullable<Viewer>,
+  filters: TaskFilters = {},
+  page: { limit: number; offset: number } = { limit: 50, offset: 0 },
+): Promise<TaskGroups> {
+  const filter = filtersSql(filters)
+  const topLevel = sql`${tasks.parentTaskId} IS NULL`
+  const mineWhere = and(eq(tasks.userId, viewer.id), topLevel, filter)
+  const [mine, [mineCount], shared, publicTasks] = await Promise.all([
+    selectTaskViews(db, mineWhere)
+      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere),
+    selectTaskViews(db, and(sql`${tasks.userId} <> ${viewer.id}`, sharedWithViewerSql(viewer), filter))
+      .orderBy(desc(tasks.createdAt))
+      .limit(200),
+    selectTaskViews(
+      db,
+      and(
+        eq(tasks.isPublic, true),
+        sql`${tasks.userId} <> ${viewer.id}`,
+        topLevel,
+        filter,
+        shareEmail(viewer)
+          ? sql`${tasks.id} NOT IN ${sharedTaskIdsSql(viewer.email.toLowerCase())}`
+          : undefined,
+      ),
+    )
+      .orderBy(desc(tasks.createdAt))
+      .limit(200),
+  ])
+  return {
+    mine: { tasks: mine.map(toView), total: Number(mineCount?.total ?? 0) },
+    shared: shared.map(toView),
+    public: publicTasks.map(toView),
+  }
+}
+
+/** task.getAll: every task the viewer may see — own, shared with them, others' public. */
+export async function listVisibleTasks(db: Database, viewer: NonNullable<Viewer>) {
+  const rows = await selectTaskViews(
+    db,
+    sql`(${eq(tasks.userId, viewer.id)} OR ${sharedWithViewerSql(viewer)} OR ${eq(tasks.isPublic, true)})`,
+  ).orderBy(desc(tasks.createdAt))
+  return rows.map(toView)
+}
+
+// ── Changing ────────────────────────────────────────────────────────────────
+
+type Actor = NonNullable<Viewer> & { id: string }
+
+async function requireOwner(db: Executor, actor: Actor, taskId: string) {
+  const access = await getTask(db, actor, taskId)
+  if (!access.isOwner) throw new Forbidden(NOT_ALLOWED)
+  return access.task
+}
+
+/** A parent must be the owner's own top-level task: one level deep, so no cycles. */
+async function checkParent(db: Executor, ownerId: string, parentTaskId: string, childId?: string) {
+  if (parentTaskId === childId)
+    throw new Invalid('A task cannot be its own subtask.', [
+      { path: ['parentTaskId'], message: 'A task cannot be its own subtask.' },
+    ])
+  const [parent] = await db
+    .select({ userId: tasks.userId, parentTaskId: tasks.parentTaskId })
+    .from(tasks)
+    .where(eq(tasks.id, parentTaskId))
+    .limit(1)
+  if (!parent || parent.userId !== ownerId) {
+    throw new Invalid('The parent must be one of your tasks.', [
+      { path: ['parentTaskId'], message: 'The parent must be one of your tasks.' },
+    ])
+  }
+  if (parent.parentTaskId) {
+    throw new Invalid('Subtasks cannot have subtasks of their own.', [
+      { path: ['parentTaskId'], message: 'Subtasks cannot have subtasks of their own.' },
+    ])
+  }
+  if (childId) {
+    const [child] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(tasks)
+      .where(eq(tasks.parentTaskId, childId))
+    if (Number(child?.n ?? 0) > 0) {
+      throw new Invalid('A task with subtasks cannot become a subtask.', [
+        { path: ['parentTaskId'], message: 'A task with subtasks cannot become a subtask.' },
+      ])
+    }
+  }
+}
+
+function checkShares(actor: Actor, emails: string[]) {
+  if (emails.includes(actor.email.toLowerCase())) {
+    throw new Invalid('You cannot share a task with yourself.', [
+      { path: ['sharedWith'], message: 'You cannot share a task with yourself.' },
+    ])
+  }
+}
+
+async function replaceShares(tx: Executor, taskId: string, emails: string[]) {
+  await tx.delete(taskShares).where(eq(taskShares.taskId, taskId))
+  if (emails.length > 0) await tx.insert(taskShares).values(emails.map((email) => ({ taskId, email })))
+}
+
+function completedAtFor(
+  status: Status,
+  previous: { status: Status; completedAt: string | Date | null } | null,
+) {
+  if (status !== 'Completed') return null
+  if (previous?.status === 'Completed' && previous.completedAt) return new Date(previous.completedAt)
+  return new Date()
+}
+
+export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
+  checkShares(actor, fields.sharedWith)
+  if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
+  const id = await db.transaction(async (tx) => {
+    const now = new Date()
+    const [row] = await tx
+      .insert(tasks)
+      .values({
+        userId: actor.id,
+        text: fields.text,
+        details: fields.details ?? null,
+        refLink: fields.refLink ?? null,
+        priority: fields.priority,
+        status: fields.status,
+        hrs: fields.hrs,
+        isPublic: fields.isPublic,
+        parentTaskId: fields.parentTaskId ?? null,
+        completedAt: completedAtFor(fields.status, null),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: tasks.id })
+    const taskId = (row as { id: string }).id
+    await replaceShares(tx, taskId, fields.sharedWith)
+    await appendEvent(tx, {
+      topic: 'tasks',
+      type: 'task-created',
+      taskId,
+      payload: { taskId, userId: actor.id },
+    })
+    return taskId
+  })
+  return (await getTask(db, actor, id)).task
+}
+
+export async function updateTask(
+  db: Database,
+  actor: Actor,
+  taskId: string,
+  changes: TaskUpdate,
+): Promise<TaskView> {
+  const before = await requireOwner(db, actor, taskId)
+  if (changes.sharedWith) checkShares(actor, changes.sharedWith)
+  if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
+  await db.transaction(async (tx) => {
+    const status = changes.status ?? before.status
+    await tx
+      .update(tasks)
+      .set({
+        text: changes.text,
+        details: changes.details,
+        refLink: changes.refLink,
+        priority: changes.priority,
+        status: changes.status,
+        hrs: changes.hrs,
+        isPublic: changes.isPublic,
+        parentTaskId: changes.parentTaskId,
+        completedAt: completedAtFor(status, before),
+        updatedAt: new Date(),
+      })
+      .where(eq(tasks.id, taskId))
+    if (changes.sharedWith) await replaceShares(tx, taskId, changes.sharedWith)
+    await appendEvent(tx, {
+      topic: 'tasks',
+      type: 'task-updated',
+      taskId,
+      payload: { taskId, userId: actor.id },
+    })
+    if (changes.status && changes.status !== before.status) {
+      await appendEvent(tx, {
+        topic: 'tasks',
+        type: 'task-status-changed',
+        taskId,
+        payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: changes.status },
+      })
+    }
+  })
+  return (await getTask(db, actor, taskId)).task
+}
+
+/** The owner and the people it is shared with may move a task along. */
+export async function setTaskStatus(
+  db: Database,
+  actor: Actor,
+  taskId: string,
+  status: Status,
+): Promise<TaskView> {
+  const access = await getTask(db, actor, taskId)
+  if (!access.canSetStatus) throw new Forbidden(NOT_ALLOWED)
+  const before = access.task
+  if (before.status !== status) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(tasks)
+        .set({ status, completedAt: completedAtFor(status, before), updatedAt: new Date() })
+        .where(eq(tasks.id, taskId))
+      await appendEvent(tx, {
+        topic: 'tasks',
+        type: 'task-status-changed',
+        taskId,
+        payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: status },
+      })
+    })
+  }
+  return (await getTask(db, actor, taskId)).task
+}
+
+/** Replaces the list of addresses a task is shared with. */
+export async function shareTask(
+  db: Database,
+  actor: Actor,
+  taskId: string,
+  emails: string[],
+): Promise<TaskView> {
+  return updateTask(db, actor, taskId, { sharedWith: emails })
+}
+
+/** Deletes a task and, with it, its subtasks (the UI says so before asking). */
+export async function deleteTask(db: Database, actor: Actor, taskId: string) {
+  await requireOwner(db, actor, taskId)
+  await db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(tasks)
+      .where(sql`${tasks.id} = ${taskId} OR ${tasks.parentTaskId} = ${taskId}`)
+      .returning({ id: tasks.id })
+    for (const { id } of removed) {
+      await appendEvent(tx, {
+        topic: 'tasks',
+        type: 'task-deleted',
+        taskId: id,
+        payload: { taskId: id, userId: actor.id },
+      })
+    }
+  })
+}
+
+/** The owner's top-level tasks a new subtask may hang under (for the parent picker). */
+export async function listParentCandidates(db: Database, ownerId: string) {
+  return db
+    .select({ id: tasks.id, text: tasks.text })
+    .from(tasks)
+    .where(and(eq(tasks.userId, ownerId), sql`${tasks.parentTaskId} IS NULL`))
+    .orderBy(desc(tasks.createdAt))
+    .limit(100)
+}
+
+export type { Task }
