@@ -1,0 +1,111 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { clientIp } from '~/auth/client-ip.server'
+import { csrfTokenFor } from '~/auth/context.server'
+import { ForgotPasswordSchema } from '~/auth/schemas'
+import { CsrfInput } from '~/components/csrf-input'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { ErrorList, Field } from '~/components/forms'
+import { Alert, AlertTitle } from '~/components/ui/alert'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { database } from '~/db/client.server'
+import { kickOutbox } from '~/email/worker.server'
+import { requestPasswordReset } from '~/services/accounts.server'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/email.forgot-password'
+import { AuthCard } from './auth/auth-card'
+
+/** The one answer, whether or not the address has an account: nothing to learn from it. */
+const RESET_REQUESTED = 'If an account exists for that address, we sent a link to reset its password.'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Forgot your password? | Threadwork' },
+  { name: 'description', content: 'Get a link to choose a new Threadwork password.' },
+]
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  return data(
+    { isSent: url.searchParams.has('sent'), csrfToken: await csrfTokenFor(request, context) },
+    // The page carries this visitor's CSRF token.
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    await requestPasswordReset(database(), submission.value.email, { ip: clientIp(request, context) })
+  } catch (error) {
+    return replyWithError(submission, error)
+  }
+  kickOutbox()
+  // The same redirect for known and unknown addresses; the address stays out of the URL.
+  return redirect('/email/forgot-password?sent')
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const [form, fields] = useForm({
+    id: 'forgot-password',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ForgotPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+  })
+
+  if (loaderData.isSent && !actionData) {
+    return (
+      <AuthCard title="Check your inbox">
+        <div className="flex flex-col gap-4">
+          <Alert tone="success">
+            <AlertTitle>{RESET_REQUESTED}</AlertTitle>
+            The link works once, for 1 hour. Nothing there? Check your spam folder, or ask again.
+          </Alert>
+          <Link to="/email/forgot-password" className={buttonClasses('outline')}>
+            Send another link
+          </Link>
+          <Link to="/login" className={buttonClasses('link')}>
+            Back to sign in
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard
+      title="Forgot your password?"
+      description="Enter the e-mail address of your account and we send you a link to choose a new password."
+      footer={
+        <>
+          Remembered it?{' '}
+          <Link to="/login" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <Form
+        method="post"
+        action="/email/forgot-password"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+      >
+        <CsrfInput />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Sending…' : 'Send reset link'}
+        </Button>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}

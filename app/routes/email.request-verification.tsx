@@ -1,0 +1,109 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
+import { z } from 'zod'
+import { requireUser } from '~/auth/context.server'
+import { RedirectSchema } from '~/auth/schemas'
+import { CsrfInput } from '~/components/csrf-input'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { ErrorList } from '~/components/forms'
+import { Alert, AlertTitle } from '~/components/ui/alert'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { VERIFICATION_SENT } from '~/components/verify-email-banner'
+import { database } from '~/db/client.server'
+import { kickOutbox } from '~/email/worker.server'
+import type { loader as rootLoader } from '~/root'
+import { requestEmailVerification } from '~/services/accounts.server'
+import { redirectWithToast } from '~/toast.server'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/email.request-verification'
+import { AuthCard } from './auth/auth-card'
+
+const ALREADY_VERIFIED = 'Your e-mail address is already verified.'
+
+/** `redirectTo` brings people back to the page whose banner they used. */
+const RequestVerificationSchema = z.object({ redirectTo: RedirectSchema })
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Verify your e-mail address | Threadwork' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context, url)
+  return { email: user.email, isVerified: user.emailVerified }
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const { user } = await requireUser(request, context, url)
+  const submission = parseWithZod(await request.formData(), { schema: RequestVerificationSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    await requestEmailVerification(database(), user.id)
+  } catch (error) {
+    return replyWithError(submission, error)
+  }
+  kickOutbox()
+  return redirectWithToast(submission.value.redirectTo ?? '/email/request-verification', {
+    type: 'success',
+    title: VERIFICATION_SENT,
+    description: `We sent a new link to ${user.email}. It works once, for 1 hour.`,
+  })
+}
+
+export default function RequestVerification({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
+  const [form] = useForm({
+    id: 'request-verification',
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RequestVerificationSchema }),
+  })
+
+  if (loaderData.isVerified) {
+    return (
+      <AuthCard title="Verify your e-mail address">
+        <div className="flex flex-col gap-4">
+          <Alert tone="success">{ALREADY_VERIFIED}</Alert>
+          <Link to="/dashboard" className={buttonClasses('default')}>
+            Go to your dashboard
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard
+      title="Verify your e-mail address"
+      description={
+        <>
+          We send a link to <strong className="text-foreground">{loaderData.email}</strong>. Tasks shared with
+          this address and mentions reach you once it is verified.
+        </>
+      }
+    >
+      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <CsrfInput />
+        {toast?.title === VERIFICATION_SENT ? (
+          // The toast says it with JavaScript; this says it without.
+          <noscript>
+            <Alert tone="success">
+              <AlertTitle>{toast.title}</AlertTitle>
+              {toast.description}
+            </Alert>
+          </noscript>
+        ) : null}
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Sending…' : 'Send a new verification link'}
+        </Button>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}

@@ -1,0 +1,135 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { csrfTokenFor } from '~/auth/context.server'
+import { clearSessionCookie } from '~/auth/login.server'
+import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/auth/schemas'
+import { CsrfInput } from '~/components/csrf-input'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { ErrorList, Field } from '~/components/forms'
+import { Alert } from '~/components/ui/alert'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { database } from '~/db/client.server'
+import { isLinkUsable } from '~/email/links.server'
+import { kickOutbox } from '~/email/worker.server'
+import { INVALID_RESET_LINK, resetPassword } from '~/services/accounts.server'
+import { redirectWithToast } from '~/toast.server'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/email.reset-password'
+import { AuthCard } from './auth/auth-card'
+
+const MISSING_RESET_TOKEN = 'The password reset link is missing its token.'
+
+/**
+ * The URL carries a secret and the page a CSRF token: no cache may keep it. (The site-wide
+ * Referrer-Policy already keeps the path from other sites; 'no-referrer' here would make the
+ * browser send `Origin: null` with the form, and the form would be refused as cross-site.)
+ */
+const privateHeaders = { 'Cache-Control': 'private, no-store' }
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Choose a new password | Threadwork' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export const headers: Route.HeadersFunction = () => privateHeaders
+
+/** Opening the link only checks it (a mail scanner may fetch it first); the form spends it. */
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get('token')
+  if (!token) return data({ failure: MISSING_RESET_TOKEN, token: '', csrfToken: '' }, { status: 400 })
+  if (!(await isLinkUsable(database(), 'reset-password', token))) {
+    return data({ failure: INVALID_RESET_LINK, token: '', csrfToken: '' }, { status: 400 })
+  }
+  return { failure: null, token, csrfToken: await csrfTokenFor(request, context) }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema })
+  const hideFields = ['password', 'confirmPassword']
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields }) }, { status: 400 })
+  }
+  try {
+    await resetPassword(database(), submission.value.token, submission.value.password)
+  } catch (error) {
+    return replyWithError(submission, error, hideFields)
+  }
+  kickOutbox()
+  // Every session just ended, this browser's too: drop its cookie along with it.
+  return redirectWithToast(
+    '/login',
+    {
+      type: 'success',
+      title: 'Password changed',
+      description: 'Every device was signed out. Sign in with your new password.',
+    },
+    { headers: { 'Set-Cookie': clearSessionCookie() } },
+  )
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const [form, fields] = useForm({
+    id: 'reset-password',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ResetPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+  })
+
+  // The loader's verdict on the link, or the action's: a link that died between opening and
+  // submitting (used in another tab, expired) is the only error the form as a whole can get.
+  const failure = loaderData.failure ?? (form.errors ?? fields.token.errors)?.join(' ')
+  if (failure) {
+    return (
+      <AuthCard title="Choose a new password">
+        <div className="flex flex-col gap-4">
+          <Alert tone="error">{failure}</Alert>
+          <p className="text-sm text-muted-foreground">
+            Reset links work once and for 1 hour. Ask for a new one and use the latest e-mail.
+          </p>
+          <Link to="/email/forgot-password" className={buttonClasses('default')}>
+            Request a new reset link
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard
+      title="Choose a new password"
+      description="Setting it signs you out everywhere; then sign in with the new password."
+    >
+      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <CsrfInput />
+        <input type="hidden" name={fields.token.name} value={loaderData.token} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field
+          label="New password"
+          meta={fields.password}
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          autoFocus
+        />
+        <Field
+          label="Repeat the new password"
+          meta={fields.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+        />
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Saving…' : 'Set new password'}
+        </Button>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}

@@ -1,0 +1,135 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { csrfTokenFor, getUser } from '~/auth/context.server'
+import { CsrfInput } from '~/components/csrf-input'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { ErrorList } from '~/components/forms'
+import { Alert, AlertTitle } from '~/components/ui/alert'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { database } from '~/db/client.server'
+import { isLinkUsable } from '~/email/links.server'
+import { INVALID_VERIFICATION_LINK, verifyEmail } from '~/services/accounts.server'
+import { redirectWithToast } from '~/toast.server'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/email.verify-email'
+import { AuthCard } from './auth/auth-card'
+
+const MISSING_VERIFICATION_TOKEN = 'The verification link is missing its token.'
+
+const VerifyEmailSchema = z.object({
+  token: z.string({ error: MISSING_VERIFICATION_TOKEN }).min(1, MISSING_VERIFICATION_TOKEN),
+})
+
+/**
+ * The URL carries a secret and the page a CSRF token: no cache may keep it. (The site-wide
+ * Referrer-Policy already keeps the path from other sites; 'no-referrer' here would make the
+ * browser send `Origin: null` with the form, and the form would be refused as cross-site.)
+ */
+const privateHeaders = { 'Cache-Control': 'private, no-store' }
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Verify your e-mail address | Threadwork' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export const headers: Route.HeadersFunction = () => privateHeaders
+
+/**
+ * Opening the link only checks it; the button spends it (a POST). Links in e-mails are GETs, and
+ * mail scanners fetch them before the person does: a GET that verified would let a scanner use
+ * the single-use token up, and the owner would find a dead link.
+ */
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get('token')
+  if (!token) return data({ failure: MISSING_VERIFICATION_TOKEN, token: '', csrfToken: '' }, { status: 400 })
+  if (!(await isLinkUsable(database(), 'verify-email', token))) {
+    return data({ failure: INVALID_VERIFICATION_LINK, token: '', csrfToken: '' }, { status: 400 })
+  }
+  return { failure: null, token, csrfToken: await csrfTokenFor(request, context) }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: VerifyEmailSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  let verified: Awaited<ReturnType<typeof verifyEmail>>
+  try {
+    verified = await verifyEmail(database(), submission.value.token)
+  } catch (error) {
+    return replyWithError(submission, error)
+  }
+  const user = await getUser(request, context)
+  if (user?.id === verified.id) {
+    return redirectWithToast('/dashboard', {
+      type: 'success',
+      title: 'E-mail address verified',
+      description: `Tasks shared with ${verified.email} and mentions now reach you.`,
+    })
+  }
+  return { result: submission.reply(), verifiedEmail: verified.email }
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const [form, fields] = useForm({
+    id: 'verify-email',
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: VerifyEmailSchema }),
+  })
+
+  if (actionData && 'verifiedEmail' in actionData) {
+    return (
+      <AuthCard title="E-mail address verified">
+        <div className="flex flex-col gap-4">
+          <Alert tone="success">
+            <AlertTitle>{actionData.verifiedEmail} is verified.</AlertTitle>
+            Tasks shared with this address and mentions will reach you.
+          </Alert>
+          <Link to="/login?redirect=/dashboard" className={buttonClasses('default')}>
+            Sign In
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  // The loader's verdict on the link, or the action's (the link died between opening and clicking).
+  const failure = loaderData.failure ?? (form.errors ?? fields.token.errors)?.join(' ')
+  if (failure) {
+    return (
+      <AuthCard title="Verify your e-mail address">
+        <div className="flex flex-col gap-4">
+          <Alert tone="error">{failure}</Alert>
+          <p className="text-sm text-muted-foreground">
+            Links work once and for 1 hour. Ask for a new one and use the latest e-mail.
+          </p>
+          <Link to="/email/request-verification" className={buttonClasses('default')}>
+            Request a new verification link
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard
+      title="Verify your e-mail address"
+      description="One click confirms that the address this link was sent to is yours."
+    >
+      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+        <CsrfInput />
+        <input type="hidden" name={fields.token.name} value={loaderData.token} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Verifying…' : 'Verify e-mail address'}
+        </Button>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}
