@@ -32,6 +32,13 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-'))
 while (!process.env.E2E_OAUTH_PORT || process.env.E2E_OAUTH_PORT === process.env.E2E_PORT) {
   process.env.E2E_OAUTH_PORT = String(await findFreePort())
 }
+// The local SMTP server's port (see tests/e2e/smtp-server.setup.ts), chosen the same way.
+while (
+  !process.env.E2E_SMTP_PORT ||
+  [process.env.E2E_PORT, process.env.E2E_OAUTH_PORT].includes(process.env.E2E_SMTP_PORT)
+) {
+  process.env.E2E_SMTP_PORT = String(await findFreePort())
+}
 
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
@@ -41,7 +48,7 @@ export default defineConfig({
   testDir: 'tests/e2e',
   // Not *.test.ts / *.spec.ts, so vitest's default glob never picks up browser tests.
   testMatch: '**/*.e2e.ts',
-  globalSetup: './tests/e2e/oauth-provider.setup.ts',
+  globalSetup: ['./tests/e2e/oauth-provider.setup.ts', './tests/e2e/smtp-server.setup.ts'],
   globalTeardown: './tests/e2e/global-teardown.ts',
   // Two slow shared cores run the server, the browser and the tests at once.
   timeout: 45_000,
@@ -93,6 +100,8 @@ export default defineConfig({
       SESSION_SECRET: randomBytes(32).toString('hex'),
       // GitHub and Google sign-in go to the local OAuth provider the global setup starts.
       ...oauthTestProviderEnv(Number(process.env.E2E_OAUTH_PORT)),
+      // E-mails go to the local SMTP server the global setup starts; tests read its inbox.
+      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       // The pricing page's checkout buttons (tests/e2e/marketing-pricing.e2e.ts).
       ...CHECKOUT_ENV,
     },
