@@ -1,9 +1,9 @@
-import { Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ArrowRightIcon, CheckIcon } from '~/components/marketing/icons'
 import { ProductPreview } from '~/components/marketing/product-preview'
-import { publicPageHeaders } from '~/components/marketing/public-cache'
 import { buttonClasses } from '~/components/ui/button'
+import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/home'
 
@@ -23,6 +23,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export const headers: Route.HeadersFunction = publicPageHeaders
+
+/** Only cache headers: the page is static, so the build (which the ETag includes) is its version. */
+export function loader({ request }: Route.LoaderArgs) {
+  return data(null, { headers: publicCacheHeaders(request, 'home') })
+}
 
 const FEATURES = [
   {

@@ -41,17 +41,34 @@ describe('/pricing loader', () => {
 })
 
 describe('/pricing caching and revalidation', () => {
-  const args = (parentHeaders: HeadersInit = {}) => ({
-    loaderHeaders: new Headers(),
-    parentHeaders: new Headers(parentHeaders),
-    actionHeaders: new Headers(),
-    errorHeaders: undefined,
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    resetEnvForTests()
   })
 
-  test('is cacheable for a minute in browsers and five in shared caches', () => {
-    const result = new Headers(typeof headers === 'function' ? headers(args()) : headers)
+  test('is cacheable for a minute in browsers and five in shared caches, with an ETag', async () => {
+    const { headers: loaderHeaders } = await callLoader(loader, { url: '/pricing' })
+    const result = new Headers(
+      typeof headers === 'function'
+        ? headers({
+            loaderHeaders,
+            parentHeaders: new Headers(),
+            actionHeaders: new Headers(),
+            errorHeaders: undefined,
+          })
+        : headers,
+    )
     expect(result.get('Cache-Control')).toBe('public, max-age=60, s-maxage=300')
-    expect(result.get('Vary')).toBe('Cookie')
+    expect(result.get('ETag')).toMatch(/^W\/".+"$/)
+  })
+
+  test('the ETag follows the checkout configuration, which the build does not capture', async () => {
+    const etag = async () => (await callLoader(loader, { url: '/pricing' })).headers.get('ETag')
+    const before = await etag()
+    expect(await etag()).toBe(before)
+    vi.stubEnv('CHECKOUT_URL', 'https://pay.example/new')
+    resetEnvForTests()
+    expect(await etag()).not.toBe(before)
   })
 
   test('flipping ?billing= asks the server for nothing new', () => {

@@ -1,7 +1,6 @@
-import { Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
+import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { CheckIcon } from '~/components/marketing/icons'
-import { publicPageHeaders } from '~/components/marketing/public-cache'
 import { buttonClasses } from '~/components/ui/button'
 import { clientConfig } from '~/env.server'
 import {
@@ -19,6 +18,7 @@ import {
   yearlyEquivalentCents,
 } from '~/pricing'
 import { cn } from '~/utils/cn'
+import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/pricing'
 
@@ -37,8 +37,10 @@ export const headers: Route.HeadersFunction = publicPageHeaders
  * Resolves every option's checkout link on the server, where the configuration lives; the page
  * gets links for both kinds so the yearly/lifetime switch needs no second request.
  */
-export function loader() {
-  return { checkoutUrls: resolveCheckoutUrls(clientConfig().checkout) }
+export function loader({ request }: Route.LoaderArgs) {
+  const checkoutUrls = resolveCheckoutUrls(clientConfig().checkout)
+  // Prices are in the build; the links come from configuration, so they are part of the version.
+  return data({ checkoutUrls }, { headers: publicCacheHeaders(request, JSON.stringify(checkoutUrls)) })
 }
 
 export function shouldRevalidate({

@@ -16,8 +16,10 @@ describe('showcase data', () => {
   afterAll(() => rm(folder, { recursive: true, force: true }))
 
   test('the shipped content/showcase.json is valid and lists projects', async () => {
-    const { status, data } = await callLoader(loader, { url: '/showcase' })
+    const { status, data, headers } = await callLoader(loader, { url: '/showcase' })
     expect(status).toBe(200)
+    expect(headers.get('Cache-Control')).toBe('public, max-age=60, s-maxage=300')
+    expect(headers.get('ETag')).toMatch(/^W\/".+"$/)
     expect(data.projects.length).toBeGreaterThan(0)
     for (const project of data.projects) {
       expect(project.name).not.toBe('')

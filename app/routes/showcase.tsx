@@ -1,9 +1,9 @@
-import { Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { publicPageHeaders } from '~/components/marketing/public-cache'
 import { ShowcaseGrid } from '~/components/marketing/showcase-grid'
 import { buttonClasses } from '~/components/ui/button'
 import { listShowcaseProjects } from '~/services/showcase.server'
+import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/showcase'
 
@@ -17,8 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 
-export async function loader() {
-  return { projects: await listShowcaseProjects() }
+export async function loader({ request }: Route.LoaderArgs) {
+  const projects = await listShowcaseProjects()
+  return data({ projects }, { headers: publicCacheHeaders(request, JSON.stringify(projects)) })
 }
 
 export default function Showcase({ loaderData }: Route.ComponentProps) {

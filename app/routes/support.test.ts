@@ -5,7 +5,7 @@ import { clientAddressContext } from '~/auth/client-ip.server'
 import { database } from '~/db/client.server'
 import { emailOutbox } from '~/db/schema'
 import { callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
-import { action, loader } from './support'
+import { action, headers, loader } from './support'
 
 /** Each test writes from its own address, so the rate limit of one never touches another. */
 function fromAddress(ip: string) {
@@ -29,6 +29,22 @@ describe('/support loader', () => {
     expect(data.csrfToken).toMatch(/^[0-9a-z]+\.[\w-]+$/)
     // The page holds this visitor's token: no shared cache may keep it.
     expect(headers.get('Cache-Control')).toBe('private, no-store')
+  })
+
+  test('the page is never cached, and a 429 passes its Retry-After on to the browser', () => {
+    const documentHeaders = (actionHeaders: HeadersInit) =>
+      new Headers(
+        typeof headers === 'function'
+          ? headers({
+              loaderHeaders: new Headers(),
+              parentHeaders: new Headers(),
+              actionHeaders: new Headers(actionHeaders),
+              errorHeaders: undefined,
+            })
+          : headers,
+      )
+    expect(documentHeaders({}).get('Cache-Control')).toBe('private, no-store')
+    expect(documentHeaders({ 'Retry-After': '1200' }).get('Retry-After')).toBe('1200')
   })
 })
 

@@ -7,7 +7,6 @@ import { csrfTokenFor } from '~/auth/context.server'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { MailIcon } from '~/components/marketing/icons'
-import { publicPageHeaders } from '~/components/marketing/public-cache'
 import { Button } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { env } from '~/env.server'
@@ -31,7 +30,16 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: '/support',
   })
 
-export const headers: Route.HeadersFunction = publicPageHeaders
+/**
+ * Never stored by a cache: the page holds this visitor's CSRF token, and a POST's answer is about
+ * one submission. A 429's Retry-After reaches the browser (React Router passes on only cookies).
+ */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ 'Cache-Control': 'private, no-store' })
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return data(

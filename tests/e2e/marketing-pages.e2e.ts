@@ -31,6 +31,16 @@ test.describe('marketing pages', () => {
     expect((await request.get('/support')).headers()['cache-control']).toBe('private, no-store')
   })
 
+  test('an unchanged public page is answered 304 to a browser that has it', async ({ request }) => {
+    for (const path of ['/', '/showcase', '/pricing']) {
+      const first = await request.get(path)
+      const etag = first.headers().etag
+      expect(etag, path).toBeTruthy()
+      const again = await request.get(path, { headers: { 'If-None-Match': etag ?? '' } })
+      expect(again.status(), path).toBe(304)
+    }
+  })
+
   test('home shows the product and leads to sign-up, docs and pricing', async ({ page }) => {
     await page.goto('/')
     await expect(page.getByRole('img', { name: /task list.*Ship the public beta/ })).toBeVisible()
