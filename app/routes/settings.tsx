@@ -69,7 +69,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       try {
         await changePassword(db, user.id, session.id, submission.value)
       } catch (error) {
-        return { intent, ...(await replyWithError(submission, error, hidden)).data }
+        return withIntent(intent, replyWithError(submission, error, hidden))
       }
       return redirectWithToast('/settings', {
         type: 'success',
@@ -102,7 +102,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       try {
         await deleteAccount(db, user.id, submission.value)
       } catch (error) {
-        return { intent, ...(await replyWithError(submission, error, ['password'])).data }
+        return withIntent(intent, replyWithError(submission, error, ['password']))
       }
       const headers = new Headers({ 'Set-Cookie': clearSessionCookie() })
       return redirectWithToast('/', { type: 'success', title: 'Your account was deleted' }, { headers })
@@ -110,6 +110,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     default:
       return data({ intent: null, result: null }, { status: 400 })
   }
+}
+
+/** Tags a refusal with its form's intent, keeping its status (400, 403, 429) and headers. */
+function withIntent(intent: string, reply: ReturnType<typeof replyWithError>) {
+  return data({ intent, ...reply.data }, reply.init ?? undefined)
 }
 
 type ActionData = Route.ComponentProps['actionData']
