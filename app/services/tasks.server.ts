@@ -394,10 +394,12 @@ export async function shareTask(
 export async function deleteTask(db: Database, actor: Actor, taskId: string) {
   await requireOwner(db, actor, taskId)
   await db.transaction(async (tx) => {
-    const removed = await tx
-      .delete(tasks)
-      .where(sql`${tasks.id} = ${taskId} OR ${tasks.parentTaskId} = ${taskId}`)
-      .returning({ id: tasks.id })
+    // Subtasks first: deleting the parent first lets the foreign key cascade remove them unseen,
+    // and they would get no task-deleted event.
+    const removed = [
+      ...(await tx.delete(tasks).where(eq(tasks.parentTaskId, taskId)).returning({ id: tasks.id })),
+      ...(await tx.delete(tasks).where(eq(tasks.id, taskId)).returning({ id: tasks.id })),
+    ]
     for (const { id } of removed) {
       await appendEvent(tx, {
         topic: 'tasks',
