@@ -53,6 +53,16 @@ describe('publicPageHeaders', () => {
     expect(headers.get('ETag')).toBeNull()
   })
 
+  test("the answer to a form post keeps the action's headers and is not stored", () => {
+    const actionHeaders = new Headers({ 'Retry-After': '30' })
+
+    const headers = publicPageHeaders({ loaderHeaders, parentHeaders: new Headers(), actionHeaders })
+
+    expect(headers.get('Retry-After')).toBe('30')
+    expect(headers.get('Cache-Control')).toBe('no-store')
+    expect(headers.get('ETag')).toBeNull()
+  })
+
   test('an error page is not stored', () => {
     const headers = publicPageHeaders({
       loaderHeaders,

@@ -54,16 +54,33 @@ function hasPersonalCookies(cookieHeader: string) {
     .some((name) => name !== '' && !ANONYMOUS_COOKIES.has(name))
 }
 
-type HeadersArgs = { loaderHeaders: Headers; parentHeaders: Headers; errorHeaders?: Headers }
+type HeadersArgs = {
+  loaderHeaders: Headers
+  parentHeaders: Headers
+  actionHeaders?: Headers
+  errorHeaders?: Headers
+}
 
 /**
  * A route's `headers` export for public pages: the loader's cache headers on success. A response
  * that sets a cookie (a flash toast being consumed), or whose parent says it is private, is one
- * person's and is never stored; an error page is not stored either.
+ * person's and is never stored; neither is an error page or the answer to a form post.
  */
-export function publicPageHeaders({ loaderHeaders, parentHeaders, errorHeaders }: HeadersArgs): Headers {
+export function publicPageHeaders({
+  loaderHeaders,
+  parentHeaders,
+  actionHeaders,
+  errorHeaders,
+}: HeadersArgs): Headers {
   const headers = new Headers()
   if (errorHeaders) {
+    headers.set('Cache-Control', 'no-store')
+    return headers
+  }
+  if (actionHeaders && [...actionHeaders.keys()].length > 0) {
+    // The answer to a form post (a 429's Retry-After, say) is about that post, never stored;
+    // React Router merges cookies itself.
+    for (const [name, value] of actionHeaders) if (name !== 'set-cookie') headers.set(name, value)
     headers.set('Cache-Control', 'no-store')
     return headers
   }
