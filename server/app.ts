@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readdirSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import * as build from 'virtual:react-router/server-build'
@@ -68,8 +69,10 @@ function serveStatic(clientDir: string) {
     brotli: true,
   })
   const publicFiles = sirv(clientDir, { maxAge: 3600, etag: true, gzip: true, brotli: true })
+  const entries = topLevelEntries(clientDir)
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    if (!mayBeFile(req.url ?? '/', entries)) return next()
     if (req.url?.startsWith('/assets/')) {
       req.url = req.url.slice('/assets'.length)
       return assets(req, res, () => {
@@ -81,11 +84,38 @@ function serveStatic(clientDir: string) {
   }
 }
 
-/** Compress what is worth compressing; never an event stream, which must flush as it goes. */
+/**
+ * The names a static path can start with: the folder's entries, and page names without their
+ * .html (sirv serves /about from about.html). Like sirv in production, it is read once at start.
+ */
+function topLevelEntries(dir: string) {
+  const entries = new Set<string>()
+  for (const name of readdirSync(dir)) {
+    entries.add(name)
+    entries.add(name.replace(/\.html?$/, ''))
+  }
+  return entries
+}
+
+/**
+ * Whether a URL could name a static file, by its first path segment: most requests (pages, /api,
+ * /healthz) cannot, and skip sirv's lookups. Percent-encoded paths go to sirv, which decodes them.
+ */
+function mayBeFile(url: string, entries: Set<string>) {
+  if (url.includes('%')) return true
+  const end = url.slice(1).search(/[/?]/)
+  const first = end === -1 ? url.slice(1) : url.slice(1, end + 1)
+  return entries.has(first === '' ? 'index' : first)
+}
+
+/**
+ * Compress what is worth compressing; never an event stream, which must flush as it goes, nor a
+ * byte range of a file, whose offsets refer to the uncompressed bytes.
+ */
 const compress = compression({
   filter: (req, res) => {
     const type = String(res.getHeader('Content-Type') ?? '')
-    return !type.startsWith('text/event-stream') && compression.filter(req, res)
+    return !type.startsWith('text/event-stream') && res.statusCode !== 206 && compression.filter(req, res)
   },
 })
 
@@ -95,13 +125,29 @@ const compress = compression({
  */
 export const serverBuild = build as unknown as ServerBuild
 
+/**
+ * A fresh CSP nonce (16 random bytes, base64) per request, cut from a pool of random bytes
+ * refilled 4 KB at a time: one call into the system's random source per 256 requests instead of
+ * one per request, as Node does for randomUUID. Every nonce is still unpredictable and unique.
+ */
+let noncePool = Buffer.alloc(0)
+let noncePoolOffset = 0
+function nextNonce() {
+  if (noncePoolOffset + 16 > noncePool.length) {
+    noncePool = randomBytes(4096)
+    noncePoolOffset = 0
+  }
+  noncePoolOffset += 16
+  return noncePool.toString('base64', noncePoolOffset - 16, noncePoolOffset)
+}
+
 export function createApp(config: Env) {
   const handleRequest = createRequestListener({
     build: serverBuild,
     mode: config.NODE_ENV,
     getLoadContext(_request, client) {
       const context = new RouterContextProvider()
-      context.set(nonceContext, randomBytes(16).toString('base64'))
+      context.set(nonceContext, nextNonce())
       context.set(clientAddressContext, client.address)
       return context
     },
@@ -109,8 +155,10 @@ export function createApp(config: Env) {
   const steps = [
     logRequests(config.LOG_REQUESTS),
     setSecurityHeaders(config.isProduction),
-    serveStatic(resolve('build/client')),
+    // Before the static files, so the JavaScript and CSS in /assets/ travel compressed too (the
+    // build writes no .gz/.br files for sirv to send instead).
     compress as (req: IncomingMessage, res: ServerResponse, next: Next) => void,
+    serveStatic(resolve('build/client')),
   ]
   return (req: IncomingMessage, res: ServerResponse) => {
     let index = 0

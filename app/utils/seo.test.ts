@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { absoluteUrl, baseUrlFrom, seo } from '~/utils/seo'
+import { absoluteUrl, baseUrlFrom, DEFAULT_SOCIAL_IMAGE, seo } from '~/utils/seo'
 
 const matches = [{ id: 'root', loaderData: { config: { baseUrl: 'https://threadwork.example' } } }]
 
