@@ -27,6 +27,10 @@ describe('seo', () => {
     expect(tag(tags, 'name', 'robots')).toBeUndefined()
   })
 
+  test('the default social card exists in public/', () => {
+    expect(existsSync(`public${DEFAULT_SOCIAL_IMAGE}`)).toBe(true)
+  })
+
   test('a post is an article with its own image and publication date', () => {
     const tags = seo({
       matches,
