@@ -12,13 +12,18 @@ import {
 } from 'react-router'
 import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
+import type { SessionUser } from '~/auth/session-user'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
 import { PendingIndicator } from '~/components/pending-indicator'
+import { TaskModal, type TaskModalData } from '~/components/task-modal'
 import { Toaster, useServerToast } from '~/components/toaster'
 import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
+import { database } from '~/db/client.server'
 import { clientConfig } from '~/env.server'
+import { NotFound } from '~/services/errors'
+import { getTaskDetails } from '~/services/tasks.server'
 import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
 import { readToast } from '~/toast.server'
@@ -51,10 +56,22 @@ export const links: Route.LinksFunction = () => [
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware]
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+/** The task modal's data when the URL names a task (`?task=<id>`), on any page. */
+async function loadTaskModal(user: SessionUser | null, taskId: string | null): Promise<TaskModalData | null> {
+  if (!taskId) return null
+  try {
+    return await getTaskDetails(database(), user, taskId)
+  } catch (error) {
+    if (error instanceof NotFound) return { error: error.message, taskId }
+    throw error
+  }
+}
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { theme } = themeFromRequest(request)
   const { toast, headers } = await readToast(request)
   const user = await getUser(request, context)
+  const taskModal = await loadTaskModal(user, url.searchParams.get('task'))
   return data(
     {
       user,
@@ -63,6 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       csrfToken: user ? await csrfTokenFor(request, context) : null,
       theme,
       toast,
+      taskModal,
       config: clientConfig(),
       nonce: context.get(nonceContext),
     },
@@ -117,6 +135,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <div id="main">
         <Outlet />
       </div>
+      {loaderData.taskModal ? (
+        <TaskModal
+          key={'task' in loaderData.taskModal ? loaderData.taskModal.task.id : loaderData.taskModal.taskId}
+          modal={loaderData.taskModal}
+        />
+      ) : null}
     </>
   )
 }

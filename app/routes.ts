@@ -41,6 +41,8 @@ export default [
 
   // Signed-in pages (each redirects visitors to /login?redirect=<path>)
   route('dashboard', 'routes/dashboard.tsx'),
+  route('task', 'routes/task.tsx'),
+  route('task/actions', 'routes/task-actions.tsx'),
 
   // E-mail flows: the links in verification and reset e-mails land here; /dev/mailbox shows the
   // outbox outside production

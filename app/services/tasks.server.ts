@@ -129,6 +129,19 @@ export async function listSubtasks(db: Executor, viewer: Viewer, parentTaskId: s
   return rows.map(toView).filter((subtask) => accessOf(subtask, viewer) !== null)
 }
 
+/** What the task modal shows: the task, its visible subtasks, and what the viewer may do. */
+export async function getTaskDetails(db: Database, viewer: Viewer, taskId: string) {
+  const access = await getTask(db, viewer, taskId)
+  const subtasks = access.task.subtaskCount > 0 ? await listSubtasks(db, viewer, taskId) : []
+  return {
+    task: access.task,
+    subtasks,
+    isOwner: access.isOwner,
+    canSetStatus: access.canSetStatus,
+    isSignedIn: viewer !== null,
+  }
+}
+
 export type TaskFilters = { status?: Status; priority?: Priority }
 
 function filtersSql(filters: TaskFilters) {

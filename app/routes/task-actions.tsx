@@ -1,0 +1,112 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Link, redirect } from 'react-router'
+import { z } from 'zod'
+import { requireUser } from '~/auth/context.server'
+import { buttonClasses } from '~/components/ui/button'
+import { database } from '~/db/client.server'
+import { isDomainError } from '~/services/errors'
+import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
+import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
+import { redirectWithToast } from '~/toast.server'
+import { safeRedirect } from '~/utils/redirect'
+import type { Route } from './+types/task-actions'
+
+/**
+ * Changes to an existing task, from the task modal and the list's rows, on any page. Without
+ * JavaScript each form posts here and comes back to the page it was on; with JavaScript a fetcher
+ * posts and the page revalidates. Creating a task lives with the /task page's own form.
+ */
+const Intent = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('update'), taskId: z.string().min(1) }).extend(TaskUpdateSchema.shape),
+  z.object({ intent: z.literal('set-status'), taskId: z.string().min(1), status: StatusSchema }),
+  z.object({
+    intent: z.literal('share'),
+    taskId: z.string().min(1),
+    sharedWith: TaskUpdateSchema.shape.sharedWith,
+  }),
+  z.object({
+    intent: z.literal('set-public'),
+    taskId: z.string().min(1),
+    isPublic: z.enum(['true', 'false']).transform((value) => value === 'true'),
+  }),
+  z.object({ intent: z.literal('delete'), taskId: z.string().min(1) }),
+])
+
+const TOASTS = {
+  update: 'Task updated',
+  'set-status': 'Status updated',
+  share: 'Sharing updated',
+  'set-public': 'Visibility updated',
+  delete: 'Task deleted',
+} as const
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const { user } = await requireUser(request, context, url)
+  const formData = await request.formData()
+  const back = safeRedirect(formData.get('redirectTo'), '/task')
+  const submission = parseWithZod(formData, { schema: Intent })
+  if (submission.status !== 'success') {
+    const error = Object.values(submission.error ?? {}).flat()[0] ?? 'Check the form and try again.'
+    return data({ error, back }, { status: 400 })
+  }
+  const db = database()
+  const input = submission.value
+  try {
+    switch (input.intent) {
+      case 'update': {
+        const { intent: _intent, taskId, ...changes } = input
+        await updateTask(db, user, taskId, changes)
+        break
+      }
+      case 'set-status':
+        await setTaskStatus(db, user, input.taskId, input.status)
+        break
+      case 'share':
+        await updateTask(db, user, input.taskId, { sharedWith: input.sharedWith ?? [] })
+        break
+      case 'set-public':
+        await updateTask(db, user, input.taskId, { isPublic: input.isPublic })
+        break
+      case 'delete': {
+        await deleteTask(db, user, input.taskId)
+        return redirectWithToast(withoutTask(back), { type: 'success', title: TOASTS.delete })
+      }
+    }
+  } catch (error) {
+    if (!isDomainError(error)) throw error
+    return data({ error: error.message, back }, { status: error.status })
+  }
+  return redirectWithToast(withoutEditing(back), { type: 'success', title: TOASTS[input.intent] })
+}
+
+/** Where to go after a delete: the same page, without the task that no longer exists. */
+function withoutTask(path: string) {
+  const url = new URL(path, 'http://local')
+  url.searchParams.delete('task')
+  url.searchParams.delete('view')
+  return url.pathname + url.search
+}
+
+/** After a change, the modal shows the task again rather than the form. */
+function withoutEditing(path: string) {
+  const url = new URL(path, 'http://local')
+  url.searchParams.delete('view')
+  return url.pathname + url.search
+}
+
+export function loader() {
+  throw redirect('/task')
+}
+
+/** Shown only without JavaScript, when a change was refused: what went wrong and the way back. */
+export default function TaskActionError({ actionData }: Route.ComponentProps) {
+  return (
+    <main className="mx-auto flex max-w-lg flex-col items-center gap-6 px-4 py-24 text-center" role="alert">
+      <h1 className="text-2xl font-semibold">The task was not changed</h1>
+      <p className="text-muted-foreground">{actionData?.error ?? 'Something went wrong.'}</p>
+      <Link to={actionData?.back ?? '/task'} className={buttonClasses('default')}>
+        Back
+      </Link>
+    </main>
+  )
+}

@@ -1,0 +1,397 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type SubmissionResult,
+  useForm,
+} from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useFetcher, useLocation, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { requireUser } from '~/auth/context.server'
+import { CsrfInput } from '~/components/csrf-input'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { ErrorList, Field } from '~/components/forms'
+import { PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { Label } from '~/components/ui/input'
+import { database } from '~/db/client.server'
+import { PRIORITIES, STATUSES } from '~/db/schema'
+import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
+import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
+import { redirectWithToast } from '~/toast.server'
+import { replyWithError } from '~/utils/submission.server'
+import type { Route } from './+types/task'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Task List | Threadwork' }]
+
+const PAGE_SIZE = 50
+
+const FiltersSchema = z.object({
+  status: StatusSchema.optional().catch(undefined),
+  priority: PrioritySchema.optional().catch(undefined),
+  page: z.coerce.number().int().min(1).catch(1),
+})
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context, url)
+  const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams))
+  const db = database()
+  const [groups, parents] = await Promise.all([
+    listTaskGroups(db, user, filters, { limit: PAGE_SIZE, offset: (filters.page - 1) * PAGE_SIZE }),
+    listParentCandidates(db, user.id),
+  ])
+  return { groups, parents, filters, pageCount: Math.max(1, Math.ceil(groups.mine.total / PAGE_SIZE)) }
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const { user } = await requireUser(request, context, url)
+  const submission = parseWithZod(await request.formData(), { schema: TaskFieldsSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    const task = await createTask(database(), user, submission.value)
+    return redirectWithToast(`/task?task=${task.id}`, {
+      type: 'success',
+      title: 'Task created',
+      description: task.text,
+    })
+  } catch (error) {
+    return replyWithError(submission, error)
+  }
+}
+
+export default function TaskList({ loaderData, actionData }: Route.ComponentProps) {
+  const { groups, filters, pageCount, parents } = loaderData
+  return (
+    <main className="mx-auto grid max-w-6xl gap-8 px-4 py-10 lg:grid-cols-[22rem_1fr]">
+      <aside className="order-2 lg:order-1">
+        <CreateTask parents={parents} result={actionData?.result} />
+      </aside>
+      <div className="order-1 flex flex-col gap-8 lg:order-2">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <h1 className="text-2xl font-semibold">Task List</h1>
+          <Filters status={filters.status} priority={filters.priority} />
+        </div>
+        <TaskGroup
+          title="My tasks"
+          tasks={groups.mine.tasks}
+          empty={
+            filters.status || filters.priority
+              ? 'No tasks match these filters.'
+              : 'No tasks yet. Create your first one.'
+          }
+          footer={
+            pageCount > 1 ? (
+              <Pager page={filters.page} pageCount={pageCount} total={groups.mine.total} />
+            ) : null
+          }
+        />
+        <TaskGroup
+          title="Shared with me"
+          tasks={groups.shared}
+          empty="Nothing has been shared with you yet."
+        />
+        <TaskGroup title="Public" tasks={groups.public} empty="No public tasks from others yet." />
+      </div>
+    </main>
+  )
+}
+
+function Filters({ status, priority }: { status?: string; priority?: string }) {
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Filter tasks">
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="filter-status">Status</Label>
+        <select
+          id="filter-status"
+          name="status"
+          defaultValue={status ?? ''}
+          className="h-9 rounded-md border bg-background px-2 text-sm"
+        >
+          <option value="">All</option>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor="filter-priority">Priority</Label>
+        <select
+          id="filter-priority"
+          name="priority"
+          defaultValue={priority ?? ''}
+          className="h-9 rounded-md border bg-background px-2 text-sm"
+        >
+          <option value="">All</option>
+          {PRIORITIES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" variant="outline">
+        Filter
+      </Button>
+      {status || priority ? (
+        <Link to="/task" className={buttonClasses('ghost')}>
+          Clear
+        </Link>
+      ) : null}
+    </Form>
+  )
+}
+
+function TaskGroup({
+  title,
+  tasks,
+  empty,
+  footer,
+}: {
+  title: string
+  tasks: TaskView[]
+  empty: string
+  footer?: React.ReactNode
+}) {
+  const id = `group-${title.toLowerCase().replaceAll(' ', '-')}`
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-3 text-lg font-semibold">
+        {title} <span className="text-sm font-normal text-muted-foreground">({tasks.length})</span>
+      </h2>
+      {tasks.length === 0 ? (
+        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+          {empty}
+        </p>
+      ) : (
+        <ul className="divide-y rounded-lg border">
+          {tasks.map((task) => (
+            <TaskRow key={task.id} task={task} />
+          ))}
+        </ul>
+      )}
+      {footer}
+    </section>
+  )
+}
+
+function TaskRow({ task }: { task: TaskView }) {
+  const location = useLocation()
+  const fetcher = useFetcher()
+  // Optimistic: while the change is on its way, the row already shows the new status.
+  const status = (fetcher.formData?.get('status') as string | null) ?? task.status
+  const params = new URLSearchParams(location.search)
+  params.set('task', task.id)
+  return (
+    <li className="flex flex-wrap items-center gap-3 p-3" data-testid="task-row">
+      <div className="min-w-0 flex-1">
+        <Link to={`?${params}`} preventScrollReset className="font-medium break-words hover:underline">
+          {task.text}
+        </Link>
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+          <PriorityBadge priority={task.priority} />
+          <StatusBadge status={status} />
+          <span>
+            {task.hrs} {task.hrs === 1 ? 'hour' : 'hours'}
+          </span>
+          {task.subtaskCount > 0 ? (
+            <span>
+              {task.subtasksCompleted}/{task.subtaskCount} subtasks done
+            </span>
+          ) : null}
+          {task.isPublic ? <span>Public</span> : null}
+          <span>by {task.ownerName}</span>
+        </div>
+      </div>
+      <fetcher.Form method="post" action="/task/actions" className="flex items-center gap-2">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="set-status" />
+        <input type="hidden" name="taskId" value={task.id} />
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <label className="sr-only" htmlFor={`status-${task.id}`}>
+          Status of {task.text}
+        </label>
+        <select
+          id={`status-${task.id}`}
+          name="status"
+          defaultValue={task.status}
+          className="h-8 rounded-md border bg-background px-2 text-sm"
+          onChange={(event) => fetcher.submit(event.currentTarget.form)}
+        >
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+        <noscript>
+          <Button type="submit" size="sm" variant="outline">
+            Save
+          </Button>
+        </noscript>
+      </fetcher.Form>
+    </li>
+  )
+}
+
+function Pager({ page, pageCount, total }: { page: number; pageCount: number; total: number }) {
+  const location = useLocation()
+  const hrefFor = (target: number) => {
+    const params = new URLSearchParams(location.search)
+    params.set('page', String(target))
+    params.delete('task')
+    return `?${params}`
+  }
+  return (
+    <nav aria-label="My tasks pages" className="mt-3 flex items-center justify-between text-sm">
+      <span className="text-muted-foreground">
+        Page {page} of {pageCount} · {total} tasks
+      </span>
+      <div className="flex gap-2">
+        {page > 1 ? (
+          <Link to={hrefFor(page - 1)} className={buttonClasses('outline', 'sm')}>
+            Previous
+          </Link>
+        ) : null}
+        {page < pageCount ? (
+          <Link to={hrefFor(page + 1)} className={buttonClasses('outline', 'sm')}>
+            Next
+          </Link>
+        ) : null}
+      </div>
+    </nav>
+  )
+}
+
+function CreateTask({
+  parents,
+  result,
+}: {
+  parents: { id: string; text: string }[]
+  result: SubmissionResult<string[]> | undefined
+}) {
+  const navigation = useNavigation()
+  const isPending = navigation.state === 'submitting' && navigation.formAction === '/task'
+  const [form, fields] = useForm({
+    id: 'create-task',
+    lastResult: navigation.state === 'idle' ? result : undefined,
+    constraint: getZodConstraint(TaskFieldsSchema),
+    shouldRevalidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TaskFieldsSchema }),
+    defaultValue: { priority: 'medium', status: 'Not Started', hrs: '1' },
+  })
+  return (
+    <section aria-labelledby="create-task-title" className="rounded-lg border bg-card p-5">
+      <h2 id="create-task-title" className="text-lg font-semibold">
+        New task
+      </h2>
+      <Form method="post" action="/task" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <CsrfInput />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <Field label="Title" meta={fields.text} placeholder="What needs doing?" />
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={fields.details.id}>Details</Label>
+          <textarea
+            {...getTextareaProps(fields.details)}
+            key={fields.details.key}
+            rows={3}
+            className="rounded-md border bg-background px-3 py-2 text-sm"
+          />
+          <ErrorList id={fields.details.errorId} errors={fields.details.errors} />
+        </div>
+        <Field label="Reference link" meta={fields.refLink} type="url" placeholder="https://…" />
+        <div className="grid grid-cols-3 gap-3">
+          <SelectField label="Priority" meta={fields.priority} options={PRIORITIES} />
+          <SelectField label="Status" meta={fields.status} options={STATUSES} />
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={fields.hrs.id}>Hours</Label>
+            <input
+              {...getInputProps(fields.hrs, { type: 'number' })}
+              key={fields.hrs.key}
+              className="h-9 rounded-md border bg-background px-2 text-sm"
+            />
+            <ErrorList id={fields.hrs.errorId} errors={fields.hrs.errors} />
+          </div>
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={fields.sharedWith.id}>Share with (e-mail addresses)</Label>
+          <textarea
+            id={fields.sharedWith.id}
+            name={fields.sharedWith.name}
+            rows={2}
+            placeholder="grace@example.com, alan@example.com"
+            aria-invalid={fields.sharedWith.errors ? true : undefined}
+            aria-describedby={fields.sharedWith.errors ? fields.sharedWith.errorId : undefined}
+            className="rounded-md border bg-background px-3 py-2 text-sm"
+          />
+          <ErrorList
+            id={fields.sharedWith.errorId}
+            errors={
+              fields.sharedWith.allErrors ? Object.values(fields.sharedWith.allErrors).flat() : undefined
+            }
+          />
+        </div>
+        {parents.length > 0 ? (
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={fields.parentTaskId.id}>Subtask of</Label>
+            <select
+              {...getSelectProps(fields.parentTaskId)}
+              key={fields.parentTaskId.key}
+              className="h-9 rounded-md border bg-background px-2 text-sm"
+            >
+              <option value="">None (a top-level task)</option>
+              {parents.map((parent) => (
+                <option key={parent.id} value={parent.id}>
+                  {parent.text}
+                </option>
+              ))}
+            </select>
+            <ErrorList id={fields.parentTaskId.errorId} errors={fields.parentTaskId.errors} />
+          </div>
+        ) : null}
+        <label className="flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.isPublic, { type: 'checkbox' })} key={fields.isPublic.key} />
+          Public (anyone with the link can read it)
+        </label>
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Creating…' : 'Create task'}
+        </Button>
+      </Form>
+    </section>
+  )
+}
+
+function SelectField({
+  label,
+  meta,
+  options,
+}: {
+  label: string
+  meta: Parameters<typeof getSelectProps>[0]
+  options: readonly string[]
+}) {
+  return (
+    <div className="flex flex-col gap-2">
+      <Label htmlFor={meta.id}>{label}</Label>
+      <select
+        {...getSelectProps(meta)}
+        key={meta.key}
+        className="h-9 rounded-md border bg-background px-2 text-sm"
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}
