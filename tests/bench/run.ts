@@ -49,6 +49,8 @@ const BUDGET = {
   rpcReadOfTrivial: 0.5,
   rpcP99Ms: 50,
   ssrPage: 0.6,
+  /** Docs and blog (compiled once, served as HTML) against a plain page on bare React Router. */
+  contentPage: 0.8,
   firstLoadJsKb: 90,
 }
 
@@ -271,6 +273,23 @@ async function main() {
         path: '/',
         headers: { accept: 'text/html' },
         servers: all,
+      },
+      {
+        // Content pages: MDX is compiled once per file version, so they must serve like plain pages.
+        id: 'doc',
+        label: 'GET /docs/testing',
+        method: 'GET',
+        path: '/docs/testing',
+        headers: { accept: 'text/html' },
+        servers: ['ours', 'reactRouter'],
+      },
+      {
+        id: 'blog',
+        label: 'GET /blog',
+        method: 'GET',
+        path: '/blog',
+        headers: { accept: 'text/html' },
+        servers: ['ours', 'reactRouter'],
       },
       {
         // What browsers get: the same page, gzipped by our stack (bare React Router never compresses).
@@ -513,6 +532,14 @@ function report(input: {
   }
   atLeast('SSR page: /, ours (log off) / bare RR', vsRR('home', 'ours'), BUDGET.ssrPage)
   atLeast('SSR page: /, ours (log on) / bare RR', vsRR('home', 'oursLogged'), BUDGET.ssrPage)
+  for (const id of ['doc', 'blog'] as const) {
+    const label = targets.find((t) => t.id === id)?.label
+    atLeast(
+      `content: ${label}, ours / plain page (/) on bare RR`,
+      ratio(id, 'ours', 'reactRouter', 'home'),
+      BUDGET.contentPage,
+    )
+  }
   const firstLoadKb = firstLoad.totalGzipBytes / 1024
   verdicts.push({
     budget: 'first-load JavaScript on / (gzip)',
