@@ -51,6 +51,9 @@ export function logTransport(log: (line: string) => void = console.log): MailTra
 
 /** SMTP when `SMTP_URL` is set, else the log. */
 export function transportFromEnv(): MailTransport {
-  const { SMTP_URL, MAIL_FROM } = env()
-  return SMTP_URL ? smtpTransport(SMTP_URL, MAIL_FROM) : logTransport()
+  const { SMTP_URL, MAIL_FROM, isProduction } = env()
+  if (SMTP_URL) return smtpTransport(SMTP_URL, MAIL_FROM)
+  // Nobody receives the e-mails, and their links (sign-in secrets) end up in the log.
+  if (isProduction) console.warn('SMTP_URL is not set: e-mails are written to the log instead of being sent.')
+  return logTransport()
 }
