@@ -3,6 +3,8 @@ import { z } from 'zod'
 import { clientIp } from '~/auth/client-ip.server'
 import { getAuth } from '~/auth/context.server'
 import { clearSessionCookie, startSession } from '~/auth/login.server'
+import { OAuthFlowError, startOAuth } from '~/auth/oauth.server'
+import { OAUTH_PROVIDERS } from '~/auth/oauth-providers'
 import {
   EmailSchema,
   ImageUrlSchema,
@@ -233,6 +235,24 @@ const POST_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
     )
     const user = await signInWithPassword(database(), input, { ip: clientIp(args.request, args.context) })
     return signedIn(args, user, { redirect: Boolean(input.callbackURL), url: input.callbackURL })
+  },
+
+  'sign-in/social': async (args) => {
+    const input = await body(
+      args.request,
+      z.object({
+        provider: z.enum(OAUTH_PROVIDERS, { error: 'Unknown provider' }),
+        callbackURL: RedirectSchema,
+      }),
+    )
+    try {
+      const { url, headers } = await startOAuth(input.provider, args.request, input.callbackURL)
+      return json({ url, redirect: true }, 200, headers)
+    } catch (error) {
+      if (error instanceof OAuthFlowError)
+        return json({ code: 'PROVIDER_NOT_FOUND', message: error.message }, 404)
+      throw error
+    }
   },
 
   'sign-out': async (args) => {

@@ -40,11 +40,9 @@ function watchCsp(page: Page) {
   return violations
 }
 
-// The sign-in page's buttons: /login has to render <OAuthButtons> (from app/components/oauth-buttons)
-// with `configuredProviders()` from its loader. Until it does, these two journeys are marked fixme;
-// the same buttons are exercised on the callback's message page below.
+// The sign-in page's buttons, as a visitor uses them.
 for (const { provider, label } of PROVIDERS) {
-  test.fixme(`'Continue with ${label}' on /login ends signed in on /dashboard`, async ({ page, context }) => {
+  test(`'Continue with ${label}' on /login ends signed in on /dashboard`, async ({ page, context }) => {
     const who = await signedInAtProvider(context, provider)
     const violations = watchCsp(page)
 
@@ -64,10 +62,7 @@ for (const { provider, label } of PROVIDERS) {
   })
 }
 
-test.fixme('a protected page sends a visitor through GitHub sign-in and back to it', async ({
-  page,
-  context,
-}) => {
+test('a protected page sends a visitor through GitHub sign-in and back to it', async ({ page, context }) => {
   await signedInAtProvider(context, 'github')
 
   await page.goto('/settings')

@@ -5,9 +5,11 @@ import { authenticateWithPassword } from '~/auth/authenticator.server'
 import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
 import { redirectSignedIn } from '~/auth/login.server'
+import { configuredProviders } from '~/auth/oauth.server'
 import { SignInSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { ErrorList, Field } from '~/components/forms'
+import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
 import { Button } from '~/components/ui/button'
 import { replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/login'
@@ -21,7 +23,11 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const redirect = SignInSchema.shape.redirect.parse(url.searchParams.get('redirect') ?? undefined)
   await requireAnonymous(request, context, redirect ?? '/dashboard')
-  return { redirect: redirect ?? '', csrfToken: await csrfTokenFor(request, context) }
+  return {
+    redirect: redirect ?? '',
+    csrfToken: await csrfTokenFor(request, context),
+    providers: configuredProviders(),
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -39,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const isPending = navigation.state !== 'idle' && navigation.formAction === '/login'
   const [form, fields] = useForm({
     id: 'login',
     lastResult: actionData?.result,
@@ -65,6 +71,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </>
       }
     >
+      {loaderData.providers.length > 0 ? (
+        <>
+          <OAuthButtons providers={loaderData.providers} redirect={loaderData.redirect || undefined} />
+          <OAuthDivider />
+        </>
+      ) : null}
       <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
         <CsrfInput />
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
