@@ -78,6 +78,15 @@ describe('the shipped content', () => {
     }
   })
 
+  test('the Auth API doc covers every endpoint /api/auth answers', () => {
+    const source = readFileSync(resolve('app/routes/api.auth.ts'), 'utf8')
+    const endpoints = [...source.matchAll(/^ {2}'([\w/-]+)': async/gm)].map((match) => match[1] ?? '')
+    const documented = read('docs/auth-api.mdx')
+
+    expect(endpoints).toContain('get-session')
+    for (const endpoint of endpoints) expect(documented, endpoint).toContain(`/${endpoint}\``)
+  })
+
   test('the getting-started doc gives the two commands of the README', () => {
     const documented = read('docs/getting-started.mdx')
     expect(documented).toContain('npm install && npm run demo')
