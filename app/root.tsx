@@ -132,6 +132,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <PendingIndicator />
       <Header user={loaderData.user} theme={loaderData.theme} />
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
+      {loaderData.toast ? (
+        // Toasts need JavaScript; without it, the same message is a banner at the top of the page.
+        <noscript>
+          <div role="status" className="border-b bg-muted px-4 py-3 text-center text-sm">
+            <strong>{loaderData.toast.title}</strong>
+            {loaderData.toast.description ? ` ${loaderData.toast.description}` : null}
+          </div>
+        </noscript>
+      ) : null}
       <div id="main">
         <Outlet />
       </div>
