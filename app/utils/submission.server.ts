@@ -16,3 +16,21 @@ export function replyWithError(submission: Replyable, error: unknown, hideFields
     { status: error.status, headers },
   )
 }
+
+/**
+ * The `headers` export of a route whose form answers with replyWithError. React Router passes
+ * only an action's cookies on to the page unless the route names its headers, so without this a
+ * 429's Retry-After never reached the browser.
+ */
+export function keepRetryAfter({
+  actionHeaders,
+  parentHeaders,
+}: {
+  actionHeaders: Headers
+  parentHeaders: Headers
+}) {
+  const headers = new Headers(parentHeaders)
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}

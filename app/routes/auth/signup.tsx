@@ -11,7 +11,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
 import { Button } from '~/components/ui/button'
-import { replyWithError } from '~/utils/submission.server'
+import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/signup'
 import { AuthCard } from './auth-card'
 
@@ -29,6 +29,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     providers: configuredProviders(),
   }
 }
+
+export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.clone().formData(), { schema: SignUpSchema })
