@@ -13,7 +13,7 @@ import {
 } from '../../../tests/helpers/auth'
 import { createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
 import { callAction, callLoader } from '../../../tests/helpers/route'
-import { action, loader } from './login'
+import { action, headers, loader } from './login'
 
 /**
  * /login through real Requests: where it sends people, what a wrong or malformed form answers,
@@ -182,5 +182,25 @@ describe('action', () => {
     })
     expect(signedIn).toMatchObject({ status: 302, location: '/dashboard', handled: true })
     expect(sessionCookieOf(signedIn.headers)).toBeTruthy()
+  })
+})
+
+describe('headers', () => {
+  test('a refusal’s Retry-After reaches the page (React Router passes on only cookies by default)', () => {
+    const answer = new Headers(
+      headers({
+        actionHeaders: new Headers({ 'Retry-After': '600', 'Set-Cookie': 'a=1' }),
+        parentHeaders: new Headers({ Vary: 'Cookie' }),
+        loaderHeaders: new Headers(),
+        errorHeaders: undefined,
+      } as never),
+    )
+    expect(answer.get('Retry-After')).toBe('600')
+    expect(answer.get('Vary')).toBe('Cookie')
+    expect(
+      new Headers(headers({ actionHeaders: new Headers(), parentHeaders: new Headers() } as never)).has(
+        'Retry-After',
+      ),
+    ).toBe(false)
   })
 })
