@@ -42,9 +42,11 @@ function logRequests(enabled: boolean) {
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
     if (enabled) {
       const started = process.hrtime.bigint()
+      // Read now: serving a static file rewrites req.url on its way through.
+      const { method, url } = req
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6
-        console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`)
+        console.log(`${method} ${url} ${res.statusCode} ${ms.toFixed(1)}ms`)
       })
     }
     next()
@@ -173,7 +175,7 @@ export function createApp(config: Env) {
 
 export async function startServer() {
   const config = loadEnv()
-  if (!process.env.SESSION_SECRET && config.isProduction) {
+  if (config.isSessionSecretGenerated && config.isProduction) {
     console.warn('SESSION_SECRET is not set: using a random one, so sessions end on restart.')
   }
   await migrateDatabase(database())
@@ -206,7 +208,10 @@ export async function startServer() {
         console.log('Stopped')
         process.exit(0)
       })
+      // close() waits for every connection. A keep-alive connection whose request was in flight
+      // turns idle only once its response is sent, so keep closing idle ones until none is left.
       server.closeIdleConnections()
+      setInterval(() => server.closeIdleConnections(), 100).unref()
     })
     setTimeout(() => {
       console.error('Forced exit: requests still open after 10 s')
