@@ -101,38 +101,8 @@ export default function TaskList({ loaderData, actionData }: Route.ComponentProp
 function Filters({ status, priority }: { status?: string; priority?: string }) {
   return (
     <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Filter tasks">
-      <div className="flex flex-col gap-1">
-        <Label htmlFor="filter-status">Status</Label>
-        <select
-          id="filter-status"
-          name="status"
-          defaultValue={status ?? ''}
-          className="h-9 rounded-md border bg-background px-2 text-sm"
-        >
-          <option value="">All</option>
-          {STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <Label htmlFor="filter-priority">Priority</Label>
-        <select
-          id="filter-priority"
-          name="priority"
-          defaultValue={priority ?? ''}
-          className="h-9 rounded-md border bg-background px-2 text-sm"
-        >
-          <option value="">All</option>
-          {PRIORITIES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect name="status" label="Status" value={status} options={STATUSES} />
+      <FilterSelect name="priority" label="Priority" value={priority} options={PRIORITIES} />
       <Button type="submit" variant="outline">
         Filter
       </Button>
@@ -142,6 +112,37 @@ function Filters({ status, priority }: { status?: string; priority?: string }) {
         </Link>
       ) : null}
     </Form>
+  )
+}
+
+function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string
+  label: string
+  value?: string
+  options: readonly string[]
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor={`filter-${name}`}>{label}</Label>
+      <select
+        id={`filter-${name}`}
+        name={name}
+        defaultValue={value ?? ''}
+        className="h-9 rounded-md border bg-background px-2 text-sm"
+      >
+        <option value="">All</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
   )
 }
 

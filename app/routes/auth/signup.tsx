@@ -1,52 +1,34 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { authenticateNewAccount } from '~/auth/authenticator.server'
-import { clientIp } from '~/auth/client-ip.server'
-import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
-import { redirectSignedIn } from '~/auth/login.server'
-import { configuredProviders } from '~/auth/oauth.server'
 import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
 import { Button } from '~/components/ui/button'
-import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
+import { keepRetryAfter } from '~/utils/submission.server'
 import type { Route } from './+types/signup'
 import { AuthCard } from './auth-card'
+import { loadAuthPage, submitAuthForm } from './auth-page.server'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Create an account | Threadwork' },
   { name: 'description', content: 'Create a Threadwork account to keep, share and discuss tasks.' },
 ]
 
-export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const redirect = SignUpSchema.shape.redirect.parse(url.searchParams.get('redirect') ?? undefined)
-  await requireAnonymous(request, context, redirect ?? '/dashboard')
-  return {
-    redirect: redirect ?? '',
-    csrfToken: await csrfTokenFor(request, context),
-    providers: configuredProviders(),
-  }
+export async function loader(args: Route.LoaderArgs) {
+  return loadAuthPage(args)
 }
 
 export const headers: Route.HeadersFunction = keepRetryAfter
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.clone().formData(), { schema: SignUpSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-  }
-  try {
-    const user = await authenticateNewAccount(request, clientIp(request, context))
-    return await redirectSignedIn(user.id, submission.value.redirect ?? '/dashboard', request, context, {
-      type: 'success',
-      title: 'Welcome to Threadwork!',
-      description: `We sent a link to ${user.email} to verify your address.`,
-    })
-  } catch (error) {
-    return replyWithError(submission, error, ['password'])
-  }
+export async function action(args: Route.ActionArgs) {
+  return submitAuthForm(args, SignUpSchema, authenticateNewAccount, (user) => ({
+    type: 'success',
+    title: 'Welcome to Threadwork!',
+    description: `We sent a link to ${user.email} to verify your address.`,
+  }))
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
