@@ -145,13 +145,11 @@ export async function signInWithOAuth(db: Database, profile: OAuthProfile): Prom
         `An account with ${email} exists but its address was never verified. Use "Forgot password" to prove it is yours, then sign in with ${providerName(profile.provider)}.`,
       )
     }
-    await db
-      .insert(accounts)
-      .values({
-        userId: existing.id,
-        provider: profile.provider,
-        providerAccountId: profile.providerAccountId,
-      })
+    await db.insert(accounts).values({
+      userId: existing.id,
+      provider: profile.provider,
+      providerAccountId: profile.providerAccountId,
+    })
     return toSessionUser(existing)
   }
 
