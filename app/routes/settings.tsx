@@ -150,7 +150,8 @@ function Section({
   description: string
   children: React.ReactNode
 }) {
-  const id = title.toLowerCase().replaceAll(' ', '-')
+  // Suffixed: "delete-account" is also that form's id, and its inputs find their form by id.
+  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`
   return (
     <section aria-labelledby={id} className="rounded-lg border bg-card p-6">
       <h2 id={id} className="text-lg font-semibold">
