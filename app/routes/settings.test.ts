@@ -1,4 +1,7 @@
 import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { verifyPassword } from '~/auth/password.server'
 import { findSession, SESSION_COOKIE } from '~/auth/session.server'
@@ -8,7 +11,7 @@ import { readToast } from '~/toast.server'
 import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser, TEST_PASSWORD } from '../../tests/helpers/factories'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
-import { action, loader } from './settings'
+import Settings, { action, loader } from './settings'
 
 /**
  * /settings: every intent of its forms as the browser posts them (hidden `intent` field, the
@@ -271,6 +274,48 @@ describe('every intent', () => {
       expect(answer).toMatchObject({ status: 403, body: 'Invalid CSRF token', handled: false })
       expect(await findSession(db, phone.session.token)).not.toBeNull()
       expect((await db.select().from(users).where(eq(users.id, user.id)))[0]?.name).toBe(user.name)
+    },
+  )
+})
+
+describe('the page', () => {
+  /** The settings page as the server renders it for this loader data. */
+  async function renderFor(overrides: Parameters<typeof createUser>[1] = {}) {
+    const { browser } = await signedInUser(overrides)
+    const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
+    const Page = createRoutesStub([
+      { id: 'routes/settings', path: '/settings', Component: Settings as never },
+    ])
+    return renderToString(
+      createElement(Page, {
+        initialEntries: ['/settings'],
+        hydrationData: { loaderData: { 'routes/settings': page.data } },
+      }),
+    )
+  }
+
+  /** The element each `form="…"` attribute points at: an input is submitted only with a <form>. */
+  function formOwners(html: string) {
+    return [...new Set([...html.matchAll(/\sform="([^"]+)"/g)].map(([, id]) => id))].map((id) => ({
+      id,
+      owner: new RegExp(`<(\\w+)[^>]*\\sid="${id}"`).exec(html)?.[1],
+    }))
+  }
+
+  test.each([
+    ['with a password', {}],
+    ['without one', { password: null }],
+  ] as const)(
+    'every field belongs to a real form (%s), so each form posts its inputs',
+    async (_label, overrides) => {
+      const html = await renderFor(overrides)
+      const owners = formOwners(html)
+      expect(owners.map((owner) => owner.id)).toEqual(
+        expect.arrayContaining(['update-profile', 'change-password', 'delete-account']),
+      )
+      for (const { id, owner } of owners) expect(owner, `the first element with id="${id}"`).toBe('form')
+      const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map(([, id]) => id)
+      expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([])
     },
   )
 })

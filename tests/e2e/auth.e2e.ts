@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import { signUpThroughApi, uniqueAddress } from './auth-client'
 
 /**
@@ -17,6 +17,17 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('E-mail').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+}
+
+/** Presses a settings form's button and waits until the server has answered the POST. */
+async function submitSettings(page: Page, button: Locator) {
+  const answered = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/settings'),
+  )
+  await button.click()
+  await answered
+  await page.waitForLoadState()
 }
 
 test('sign up → signed in on the dashboard → Sign Out from the account menu → sign in again, back to /settings', async ({
@@ -158,4 +169,63 @@ test('revoking another device from settings signs that device out on its next pa
   await expect(page.getByRole('heading', { name: 'Welcome back, Rev' })).toBeVisible()
 
   await phoneContext.close()
+})
+
+test('settings: change the password, then delete the account', async ({
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const email = uniqueAddress('leaver', testInfo.project.name)
+  const api = await signUpThroughApi(baseURL ?? '', { name: 'Lee', email, password: PASSWORD })
+  // The browser comes back with the session the sign-up started (no sign-in from 127.0.0.1).
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const session = api.cookies.get('tw_session') ?? ''
+  await context.addCookies([
+    { name: 'tw_session', value: session, url: baseURL ?? '', httpOnly: true, sameSite: 'Lax' },
+  ])
+  const page = await context.newPage()
+  await page.goto('/settings')
+  const password = page.getByRole('region', { name: 'Password' })
+  const deletion = page.getByRole('region', { name: 'Delete account' })
+
+  // A wrong current password is refused with a message.
+  await password.getByLabel('Current password').fill('not the password')
+  await password.getByLabel('New password', { exact: true }).fill('a brand new password')
+  await password.getByLabel('Repeat new password').fill('a brand new password')
+  await submitSettings(page, password.getByRole('button', { name: 'Change password' }))
+  await expect(password.getByText('Current password is incorrect.')).toBeVisible()
+
+  await password.getByLabel('Current password').fill(PASSWORD)
+  await password.getByLabel('New password', { exact: true }).fill('a brand new password')
+  await password.getByLabel('Repeat new password').fill('a brand new password')
+  await submitSettings(page, password.getByRole('button', { name: 'Change password' }))
+  if (javaScriptEnabled) await expect(page.getByText('Password changed')).toBeVisible()
+  await expect(page).toHaveURL(/\/settings$/)
+  await expect(password.getByText('Current password is incorrect.')).toHaveCount(0)
+  // This device stays signed in.
+  await expect(page.getByTestId('session-row')).toHaveCount(1)
+
+  // Deleting needs the (new) password.
+  await deletion.getByLabel('Confirm with your password').fill(PASSWORD)
+  await submitSettings(page, deletion.getByRole('button', { name: 'Delete my account' }))
+  await expect(deletion.getByText('Password is incorrect; the account was not deleted.')).toBeVisible()
+
+  await deletion.getByLabel('Confirm with your password').fill('a brand new password')
+  await submitSettings(page, deletion.getByRole('button', { name: 'Delete my account' }))
+  await expect(page).toHaveURL(/\/$/)
+  if (javaScriptEnabled) await expect(page.getByText('Your account was deleted')).toBeVisible()
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible()
+  expect((await context.cookies()).some((cookie) => cookie.name === 'tw_session')).toBe(false)
+
+  // The account is gone: its password opens nothing.
+  const token = await api.csrf()
+  const signIn = await api.post(
+    '/api/auth/sign-in/email',
+    { json: { email, password: 'a brand new password' } },
+    { 'x-csrf-token': token },
+  )
+  expect(signIn.status).toBe(401)
+  await context.close()
 })
