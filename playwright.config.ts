@@ -48,7 +48,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   // Not *.test.ts / *.spec.ts, so vitest's default glob never picks up browser tests.
   testMatch: '**/*.e2e.ts',
-  globalSetup: ['./tests/e2e/oauth-provider.setup.ts', './tests/e2e/smtp-server.setup.ts'],
+  globalSetup: [
+    './tests/e2e/oauth-provider.setup.ts',
+    './tests/e2e/smtp-server.setup.ts',
+    './tests/e2e/better-auth-client.setup.ts',
+  ],
   globalTeardown: './tests/e2e/global-teardown.ts',
   // Two slow shared cores run the server, the browser and the tests at once.
   timeout: 45_000,
