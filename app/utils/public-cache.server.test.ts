@@ -31,6 +31,17 @@ describe('publicCacheHeaders', () => {
     expect(cacheControl('theme=light; tw_anon=abc')).toBe('public, max-age=60, s-maxage=300')
     expect(cacheControl('tw_session=secret')).toBe('private, max-age=0, must-revalidate')
   })
+
+  test('a page showing a task modal (?task=) is never stored, for anyone', () => {
+    for (const cookie of [undefined, 'tw_session=secret']) {
+      const headers = publicCacheHeaders(
+        request(cookie ? { Cookie: cookie } : {}, 'http://localhost/?task=t1'),
+        'v',
+      )
+      expect(headers.get('Cache-Control')).toBe('private, no-store')
+      expect(headers.get('ETag')).toBeNull()
+    }
+  })
 })
 
 describe('publicPageHeaders', () => {

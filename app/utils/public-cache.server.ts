@@ -24,9 +24,17 @@ export const PRIVATE_CACHE_CONTROL = 'private, max-age=0, must-revalidate'
  */
 const ANONYMOUS_COOKIES = new Set(['theme', 'tw_anon'])
 
+/**
+ * The root renders the task modal on any page whose URL names a task (`?task=<id>`): that
+ * page carries the task as it is now, and who may read it changes at any moment (made private,
+ * unshared, deleted), which neither `version` nor the ETag knows about.
+ */
+export const TASK_PAGE_CACHE_CONTROL = 'private, no-store'
+
 /** Cache headers for a public response whose body is determined by `version` and the request. */
 export function publicCacheHeaders(request: Request, version: string): Headers {
   const url = new URL(request.url)
+  if (url.searchParams.has('task')) return new Headers({ 'Cache-Control': TASK_PAGE_CACHE_CONTROL })
   const cookie = request.headers.get('Cookie') ?? ''
   const fingerprint = createHash('sha256')
     .update(
