@@ -7,6 +7,9 @@ import { clientFrom, signUpThroughApi, uniqueAddress } from './auth-client'
  * with 429. These are HTTP-level and the same with JavaScript on or off, so they run once.
  */
 
+// Sign-ups and sign-ins run real scrypt on a server shared with the other workers' tests.
+test.describe.configure({ timeout: 120_000 })
+
 test.beforeEach(({ javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, 'HTTP-level checks: one project is enough')
 })

@@ -12,6 +12,11 @@ import { signUpThroughApi, uniqueAddress } from './auth-client'
  */
 
 const PASSWORD = 'a long enough password'
+// Sign-ups and sign-ins run real scrypt on a server shared with the other workers' tests.
+test.describe.configure({ timeout: 120_000 })
+
+/** After a password is checked or set: real scrypt on the server, seconds on a busy machine. */
+const SCRYPT_WAIT = { timeout: 30_000 }
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('E-mail').fill(email)
@@ -19,11 +24,15 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }
 
-/** Presses a settings form's button and waits until the server has answered the POST. */
+/**
+ * Presses a settings form's button and waits until the server has answered the POST. Password
+ * checks and changes run real scrypt on the server, which takes seconds on a busy machine.
+ */
 async function submitSettings(page: Page, button: Locator) {
   const answered = page.waitForResponse(
     (response) =>
       response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/settings'),
+    { timeout: 45_000 },
   )
   await button.click()
   await answered
@@ -43,7 +52,7 @@ test('sign up → signed in on the dashboard → Sign Out from the account menu 
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Create account' }).click()
 
-  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page).toHaveURL(/\/dashboard$/, SCRYPT_WAIT)
   await expect(page.getByRole('heading', { name: `Welcome back, ${name}` })).toBeVisible()
   await expect(page.getByText('You have no tasks yet.')).toBeVisible()
   // Not verified yet: the banner asks for it.
@@ -69,7 +78,7 @@ test('sign up → signed in on the dashboard → Sign Out from the account menu 
   // Signing in again honours the redirect target.
   await page.goto('/login?redirect=/settings')
   await signIn(page, email)
-  await expect(page).toHaveURL(/\/settings$/)
+  await expect(page).toHaveURL(/\/settings$/, SCRYPT_WAIT)
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()
   await expect(page.getByRole('main').getByText(email, { exact: true })).toBeVisible()
 })
@@ -97,7 +106,7 @@ test('protected pages send a visitor to sign in and back; the header links there
   // A foreign target is never followed.
   await page.goto('/login?redirect=//example.com/phish')
   await signIn(page, email)
-  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page).toHaveURL(/\/dashboard$/, SCRYPT_WAIT)
   await expect(page.getByRole('heading', { name: 'Welcome back, Guard' })).toBeVisible()
 
   // Signed in, the sign-in page sends you on.
@@ -116,7 +125,7 @@ test('a wrong password says "Invalid e-mail or password." and keeps the address'
   await page.goto('/login')
   await signIn(page, email, 'not the password')
 
-  await expect(page.getByText('Invalid e-mail or password.')).toBeVisible()
+  await expect(page.getByText('Invalid e-mail or password.')).toBeVisible(SCRYPT_WAIT)
   await expect(page).toHaveURL(/\/login$/)
   await expect(page.getByLabel('E-mail')).toHaveValue(email)
   // The server never sends the password back (with JavaScript the field simply keeps its text).
@@ -137,12 +146,12 @@ test('revoking another device from settings signs that device out on its next pa
   const phone = await phoneContext.newPage()
   await phone.goto('/login?redirect=/dashboard')
   await signIn(phone, email)
-  await expect(phone).toHaveURL(/\/dashboard$/)
+  await expect(phone).toHaveURL(/\/dashboard$/, SCRYPT_WAIT)
 
   // The laptop signs in and opens settings: three sessions (the API's, the phone's, this one).
   await page.goto('/login?redirect=/settings')
   await signIn(page, email)
-  await expect(page).toHaveURL(/\/settings$/)
+  await expect(page).toHaveURL(/\/settings$/, SCRYPT_WAIT)
   const rows = page.getByTestId('session-row')
   await expect(rows).toHaveCount(3)
   const thisDevice = rows.filter({ hasText: 'This device' })
@@ -176,7 +185,7 @@ test('settings: change the password, then delete the account', async ({
   baseURL,
   javaScriptEnabled,
 }, testInfo) => {
-  test.setTimeout(90_000)
+  test.setTimeout(180_000)
   const email = uniqueAddress('leaver', testInfo.project.name)
   const api = await signUpThroughApi(baseURL ?? '', { name: 'Lee', email, password: PASSWORD })
   // The browser comes back with the session the sign-up started (no sign-in from 127.0.0.1).
