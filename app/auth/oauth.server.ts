@@ -368,8 +368,18 @@ export async function finishOAuth(request: Request) {
 }
 
 /** The Set-Cookie headers that end a flow, whatever its outcome: its cookies are single-use. */
-export function oauthCookiesToClear() {
-  return [FLOW_COOKIE, ...Object.values(STATE_COOKIES)].map(expireCookie)
+/**
+ * Every cookie of a finished sign-in: ours, and the strategies' state cookies — the OAuth2
+ * strategy names one per attempt (`tw_oauth_google:<state>`), so all the request carries go.
+ */
+export function oauthCookiesToClear(request: Request) {
+  const prefixes = Object.values(STATE_COOKIES)
+  const names = new Set([FLOW_COOKIE, ...prefixes])
+  for (const part of (request.headers.get('Cookie') ?? '').split(';')) {
+    const name = part.slice(0, part.indexOf('=')).trim()
+    if (prefixes.some((prefix) => name.startsWith(`${prefix}:`))) names.add(name)
+  }
+  return [...names].map(expireCookie)
 }
 
 function readFlow(request: Request) {

@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = () => [
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers({ 'Cache-Control': 'no-store' })
-  for (const cookie of oauthCookiesToClear()) headers.append('Set-Cookie', cookie)
+  for (const cookie of oauthCookiesToClear(request)) headers.append('Set-Cookie', cookie)
 
   let provider: OAuthProvider | null = null
   let redirectTo: string | null = null
