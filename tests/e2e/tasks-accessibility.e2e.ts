@@ -1,0 +1,102 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import {
+  browserFor,
+  createTaskThroughApi,
+  listReady,
+  modal,
+  modalReady,
+  uniqueTitle,
+  verifiedPerson,
+} from './tasks-support'
+
+/**
+ * The /task page and the task modal in each of its views, light and dark, without a serious or
+ * critical axe violation. The page is full: a task of each priority and status, one with a
+ * subtask, one shared with the viewer and another's public task, so every badge and group is
+ * checked with content rather than empty.
+ */
+
+test.describe('tasks: no serious or critical accessibility violations', () => {
+  // axe runs as a script inside the page, which the JavaScript-off project forbids. The markup it
+  // checks is the server's in both projects; the js-off journeys prove that markup works.
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'axe needs to run a script in the page')
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`/task and the task modal, ${theme} theme`, async ({ browser, baseURL }, testInfo) => {
+      const base = baseURL ?? ''
+      const project = `${testInfo.project.name}-${theme}`
+      const [owner, colleague] = await Promise.all([
+        verifiedPerson(base, 'Ally', project),
+        verifiedPerson(base, 'Bea', project),
+      ])
+      const parent = uniqueTitle('Audit the forms', project)
+      const { id } = await createTaskThroughApi(owner, {
+        text: parent,
+        details: 'Labels, errors and focus order.',
+        refLink: 'https://example.com/audit',
+        priority: 'high',
+        hrs: 3,
+        sharedWith: [colleague.email],
+      })
+      await createTaskThroughApi(owner, { text: uniqueTitle('Check contrast', project), parentTaskId: id })
+      await createTaskThroughApi(owner, {
+        text: uniqueTitle('Review headings', project),
+        priority: 'medium',
+        status: 'In Progress',
+      })
+      await createTaskThroughApi(owner, {
+        text: uniqueTitle('Ship the fixes', project),
+        priority: 'low',
+        status: 'Completed',
+        isPublic: true,
+      })
+      await createTaskThroughApi(colleague, {
+        text: uniqueTitle('Pair on the audit', project),
+        sharedWith: [owner.email],
+      })
+
+      const { page, context } = await browserFor(browser, owner, {
+        baseURL: base,
+        javaScriptEnabled: true,
+        theme,
+      })
+      await page.goto('/task')
+      await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`))
+      await listReady(page, true)
+      await expectNoSeriousViolations(page, '/task')
+
+      // The create form showing its errors.
+      await page
+        .getByRole('region', { name: 'New task' })
+        .getByRole('button', { name: 'Create task' })
+        .click()
+      await expect(page.getByText('Title is required', { exact: true })).toBeVisible()
+      await expectNoSeriousViolations(page, '/task with errors')
+
+      for (const view of ['', '&view=edit', '&view=delete']) {
+        await page.goto(`/task?task=${id}${view}`)
+        await modalReady(page, true)
+        await expect(modal(page)).toBeVisible()
+        await expectNoSeriousViolations(page, `the modal${view}`)
+      }
+      await page.goto('/task?task=no-such-task')
+      await modalReady(page, true)
+      await expectNoSeriousViolations(page, 'the modal, task not found')
+      await context.close()
+    })
+  }
+})
+
+async function expectNoSeriousViolations(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
+    }))
+  expect(serious, where).toEqual([])
+}
