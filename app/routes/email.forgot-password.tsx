@@ -12,7 +12,7 @@ import { Button, buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
 import { requestPasswordReset } from '~/services/accounts.server'
-import { replyWithError } from '~/utils/submission.server'
+import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.forgot-password'
 import { AuthCard } from './auth/auth-card'
 
@@ -23,6 +23,8 @@ export const meta: Route.MetaFunction = () => [
   { title: 'Forgot your password? | Threadwork' },
   { name: 'description', content: 'Get a link to choose a new Threadwork password.' },
 ]
+
+export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   return data(

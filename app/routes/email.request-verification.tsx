@@ -15,7 +15,7 @@ import { kickOutbox } from '~/email/worker.server'
 import type { loader as rootLoader } from '~/root'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
-import { replyWithError } from '~/utils/submission.server'
+import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.request-verification'
 import { AuthCard } from './auth/auth-card'
 
@@ -28,6 +28,8 @@ export const meta: Route.MetaFunction = () => [
   { title: 'Verify your e-mail address | Threadwork' },
   { name: 'robots', content: 'noindex' },
 ]
+
+export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, url)

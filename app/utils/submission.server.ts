@@ -24,12 +24,17 @@ export function replyWithError(submission: Replyable, error: unknown, hideFields
  */
 export function keepRetryAfter({
   actionHeaders,
+  loaderHeaders,
   parentHeaders,
 }: {
   actionHeaders: Headers
+  loaderHeaders?: Headers
   parentHeaders: Headers
 }) {
   const headers = new Headers(parentHeaders)
+  // The page's own caching rule (e.g. private for pages holding a CSRF token) still applies.
+  const cacheControl = loaderHeaders?.get('Cache-Control')
+  if (cacheControl) headers.set('Cache-Control', cacheControl)
   const retryAfter = actionHeaders.get('Retry-After')
   if (retryAfter) headers.set('Retry-After', retryAfter)
   return headers
