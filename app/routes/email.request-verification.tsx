@@ -1,18 +1,17 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
 import { RedirectSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
-import { Alert, AlertTitle } from '~/components/ui/alert'
+import { Alert } from '~/components/ui/alert'
 import { Button, buttonClasses } from '~/components/ui/button'
 import { VERIFICATION_SENT } from '~/components/verify-email-banner'
 import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
-import type { loader as rootLoader } from '~/root'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
@@ -56,7 +55,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export default function RequestVerification({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
-  const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
   const [form] = useForm({
     id: 'request-verification',
     lastResult: actionData?.result,
@@ -88,15 +86,6 @@ export default function RequestVerification({ loaderData, actionData }: Route.Co
     >
       <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
         <CsrfInput />
-        {toast?.title === VERIFICATION_SENT ? (
-          // The toast says it with JavaScript; this says it without.
-          <noscript>
-            <Alert tone="success">
-              <AlertTitle>{toast.title}</AlertTitle>
-              {toast.description}
-            </Alert>
-          </noscript>
-        ) : null}
         <ErrorList id={form.errorId} errors={form.errors} />
         <Button type="submit" disabled={isPending}>
           {isPending ? 'Sending…' : 'Send a new verification link'}

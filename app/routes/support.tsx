@@ -138,18 +138,6 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">All fields are required.</p>
 
-        {sent ? (
-          // With JavaScript the toast says it; without, this is where the visitor learns it worked.
-          <noscript>
-            <p
-              role="status"
-              className="mt-4 rounded-md border border-emerald-600/40 bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
-            >
-              <strong>{sent.title}.</strong> {sent.description}
-            </p>
-          </noscript>
-        ) : null}
-
         <Form
           method="post"
           action="/support"
