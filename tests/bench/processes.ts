@@ -8,8 +8,8 @@ export type ServerProcess = {
   name: string
   port: number
   child: ChildProcess
-  /** Lines the server wrote to stdout, counted so the request log can be checked. */
-  stdoutLines: () => number
+  /** Lines the server wrote to stdout, known once it has stopped (the request-log check). */
+  stdoutLines: Promise<number>
   stderr: () => string
 }
 
@@ -27,10 +27,23 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node <args>` and resolves once it prints its "listening" line. Its stdout is a pipe
- * that this process drains, like a log collector would, so a server that logs every request pays
- * for the write as it would in production.
+ * Reads a server's stdout as a log collector would, in a process of its own: a server that logs
+ * every request pays for the writes as in production, while a busy load generator can never
+ * leave the pipe full and stall it. It passes on only the "listening" line, and the count of
+ * lines at the end.
  */
+const DRAIN = `
+let lines = 0, seen = '', announced = false
+process.stdin.setEncoding('utf8').on('data', (chunk) => {
+  for (let i = chunk.indexOf('\\n'); i !== -1; i = chunk.indexOf('\\n', i + 1)) lines++
+  if (!announced) {
+    seen += chunk
+    if (/listening/i.test(seen)) { announced = true; seen = ''; process.stdout.write('listening\\n') }
+  }
+}).on('end', () => process.stdout.write('lines ' + lines + '\\n'))
+`
+
+/** Starts `node <args>` and resolves once it prints its "listening" line. */
 export function startServer(options: {
   name: string
   args: string[]
@@ -38,19 +51,30 @@ export function startServer(options: {
   env: NodeJS.ProcessEnv
   cwd: string
 }): Promise<ServerProcess> {
+  const drain = spawn(process.execPath, ['-e', DRAIN], { stdio: ['pipe', 'pipe', 'inherit'] })
   const child = spawn(process.execPath, options.args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', drain.stdin, 'pipe'],
   })
-  let lines = 0
+  // The server holds the pipe now; closing our end lets the drain see its end when it stops.
+  drain.stdin?.destroy()
   let stderr = ''
-  let pending = ''
+  let drained = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const stdoutLines = new Promise<number>((resolve) => {
+    drain.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      drained += chunk
+    })
+    drain.once('exit', () => resolve(Number(/lines (\d+)/.exec(drained)?.[1] ?? 0)))
+  })
   const server: ServerProcess = {
     name: options.name,
     port: options.port,
     child,
-    stdoutLines: () => lines,
+    stdoutLines,
     stderr: () => stderr,
   }
   return new Promise((resolve, reject) => {
@@ -58,20 +82,10 @@ export function startServer(options: {
       child.kill('SIGKILL')
       reject(new Error(`${options.name} did not start within 30 s:\n${stderr}`))
     }, 30_000)
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk
-    })
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk
-      const parts = pending.split('\n')
-      pending = parts.pop() ?? ''
-      for (const line of parts) {
-        lines++
-        if (/listening/i.test(line)) {
-          clearTimeout(timer)
-          resolve(server)
-        }
-      }
+    drain.stdout?.on('data', () => {
+      if (!drained.includes('listening')) return
+      clearTimeout(timer)
+      resolve(server)
     })
     child.once('exit', (code) => {
       clearTimeout(timer)

@@ -419,9 +419,11 @@ async function main() {
         `  ${target.label} done in ${Math.round((performance.now() - startedAt) / 1000)} s\n`,
       )
     }
-    const logLines = (servers.oursLogged as ServerProcess).stdoutLines()
-
     const load = { before: loadBefore, after: loadavg()[0] ?? 0 }
+    // The request log is counted once the server has stopped and its last line is out.
+    await stopAll()
+    const logLines = await (servers.oursLogged as ServerProcess).stdoutLines
+
     report({ targets: measured, cells, firstLoad, logLines, loggedRequests, load, skipped })
   } finally {
     await stopAll()
