@@ -38,9 +38,10 @@ import {
 } from './processes'
 
 const CONNECTIONS = 32
-const WARMUP_SECONDS = numberFromEnv('BENCH_WARMUP_SECONDS', 1)
-const ROUNDS = numberFromEnv('BENCH_ROUNDS', 3)
-const ROUND_SECONDS = numberFromEnv('BENCH_ROUND_SECONDS', 1.5)
+// autocannon stops on whole seconds, so durations are whole seconds.
+const WARMUP_SECONDS = Math.ceil(numberFromEnv('BENCH_WARMUP_SECONDS', 1))
+const ROUNDS = numberFromEnv('BENCH_ROUNDS', 4)
+const ROUND_SECONDS = Math.ceil(numberFromEnv('BENCH_ROUND_SECONDS', 1))
 /** Comma-separated target ids to run only those (e.g. while profiling); all by default. */
 const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
 
@@ -370,9 +371,8 @@ async function main() {
     const cells: Record<string, Partial<Record<ServerKey, Cell>>> = {}
     let loggedRequests = 0
     const cellCount = measured.reduce((sum, target) => sum + target.servers.length, 0)
-    // Each autocannon run also spends about 0.8 s connecting, settling and pausing.
-    const expectedSeconds =
-      measured.length * (WARMUP_SECONDS + 0.8) + cellCount * ROUNDS * (ROUND_SECONDS + 0.8)
+    // Each autocannon run also spends about 0.25 s connecting, settling and pausing.
+    const expectedSeconds = cellCount * (WARMUP_SECONDS + ROUNDS * ROUND_SECONDS + (ROUNDS + 1) * 0.25)
     const loadBefore = loadavg()[0] ?? 0
     console.log(
       `Measuring ${cellCount} target × server pairs: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ` +
@@ -381,14 +381,13 @@ async function main() {
     for (const target of measured) {
       const startedAt = performance.now()
       const rounds: Partial<Record<ServerKey, Round[]>> = {}
-      // All servers warm up at once: what is measured comes after, one server at a time.
-      await Promise.all(
-        target.servers.map(async (key) => {
-          const result = await measure((servers[key] as ServerProcess).port, target, WARMUP_SECONDS)
-          if (key === 'oursLogged') loggedRequests += result.requests.total
-        }),
-      )
-      await sleep(200)
+      // One server at a time, so each has the machine to itself while its JIT warms up: warming
+      // them together left the first measured rounds still climbing, against whoever went first.
+      for (const key of target.servers) {
+        const result = await measure((servers[key] as ServerProcess).port, target, WARMUP_SECONDS)
+        if (key === 'oursLogged') loggedRequests += result.requests.total
+        await sleep(200)
+      }
       for (let round = 0; round < ROUNDS; round++) {
         // Rotate who goes first, so no server always follows the same neighbour.
         const order = target.servers.map((_, i, list) => list[(i + round) % list.length] as ServerKey)
