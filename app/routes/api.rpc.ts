@@ -1,13 +1,14 @@
 import { getAuth } from '~/auth/context.server'
 import { CSRF_HEADER, isAllowedOrigin, isValidCsrfToken } from '~/auth/csrf.server'
 import { handleRpc } from '~/rpc/handler.server'
+import { withHttpCaching } from '~/rpc/http-cache.server'
 import type { Route } from './+types/api.rpc'
 
 /**
  * The RPC door (DESIGN.md §6.2): oRPC's RPC protocol over the same services the route modules
  * use. Cookies authenticate; mutations must also carry `x-csrf-token`. GET serves read
  * procedures, POST everything; it never redirects — an anonymous caller of a protected
- * procedure gets 401.
+ * procedure gets 401. GET answers carry an ETag, so polling clients get 304 while nothing changed.
  */
 async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   const auth = await getAuth(request, context)
@@ -15,8 +16,10 @@ async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs)
     auth.csrfBinding !== null &&
     isAllowedOrigin(request, new URL(request.url)) &&
     isValidCsrfToken(request.headers.get(CSRF_HEADER), auth.csrfBinding)
-  const response = await handleRpc(request, { user: auth.user, isCsrfValid })
-  return response ?? Response.json({ code: 'NOT_FOUND', message: 'No such procedure' }, { status: 404 })
+  const response =
+    (await handleRpc(request, { user: auth.user, isCsrfValid })) ??
+    Response.json({ code: 'NOT_FOUND', message: 'No such procedure' }, { status: 404 })
+  return withHttpCaching(request, response)
 }
 
 export async function loader(args: Route.LoaderArgs) {

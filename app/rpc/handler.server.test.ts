@@ -1,7 +1,17 @@
-import { describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { database } from '~/db/client.server'
 import { handleRpc } from '~/rpc/handler.server'
+import { RPC_CACHE_CONTROL } from '~/rpc/http-cache.server'
 import type { Health } from '~/services/health.server'
-import { answerThroughRpcRoute, readRpcJson, rpcRequest } from '../../tests/helpers/rpc'
+import { signedInBrowser } from '../../tests/helpers/auth'
+import { createTask, createUser } from '../../tests/helpers/factories'
+import {
+  answerThroughRpcRoute,
+  type RpcServer,
+  readRpcJson,
+  rpcRequest,
+  startRpcServer,
+} from '../../tests/helpers/rpc'
 
 const ANONYMOUS = { user: null, isCsrfValid: false }
 
@@ -30,5 +40,105 @@ describe('/api/rpc route', () => {
     const response = await answerThroughRpcRoute(rpcRequest('healthCheck', undefined, { method: 'GET' }))
     expect(response.status).toBe(200)
     expect(await readRpcJson(response)).toMatchObject({ status: 'ok' })
+  })
+})
+
+describe('/api/rpc conditional GET', () => {
+  test('healthCheck by GET carries its ETag, private no-cache and its length', async () => {
+    const response = await answerThroughRpcRoute(rpcRequest('healthCheck', undefined, { method: 'GET' }))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('ETag')).toMatch(/^"[\w-]{27}"$/)
+    expect(response.headers.get('Cache-Control')).toBe(RPC_CACHE_CONTROL)
+    const body = await response.text()
+    expect(response.headers.get('Content-Length')).toBe(String(Buffer.byteLength(body)))
+  })
+
+  test('healthCheck asked again with its ETag answers 200 with the new report: its timings always change', async () => {
+    const first = await answerThroughRpcRoute(rpcRequest('healthCheck', undefined, { method: 'GET' }))
+    const etag = first.headers.get('ETag') ?? ''
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const again = await answerThroughRpcRoute(
+      rpcRequest('healthCheck', undefined, { method: 'GET', headers: { 'If-None-Match': etag } }),
+    )
+    expect(again.status).toBe(200)
+    expect(again.headers.get('ETag')).not.toBe(etag)
+    expect(await readRpcJson(again)).toMatchObject({ status: 'ok' })
+  })
+
+  test('an unchanged read asked again with its ETag answers a bodiless 304 with that ETag', async () => {
+    const task = await createTask(database(), { isPublic: true, text: 'Published plan' })
+    const first = await answerThroughRpcRoute(rpcRequest('task/get', { taskId: task.id }, { method: 'GET' }))
+    expect(first.status).toBe(200)
+    expect(await readRpcJson(first)).toMatchObject({ id: task.id, text: 'Published plan' })
+    const etag = first.headers.get('ETag') ?? ''
+
+    const again = await answerThroughRpcRoute(
+      rpcRequest('task/get', { taskId: task.id }, { method: 'GET', headers: { 'If-None-Match': etag } }),
+    )
+    expect(again.status).toBe(304)
+    expect(again.headers.get('ETag')).toBe(etag)
+    expect(again.headers.get('Cache-Control')).toBe(RPC_CACHE_CONTROL)
+    expect(await again.text()).toBe('')
+  })
+
+  test.each(['healthCheck', 'task/get'])(
+    '%s by POST is never 304 nor tagged, whatever If-None-Match says',
+    async (path) => {
+      const task = await createTask(database(), { isPublic: true })
+      const input = path === 'task/get' ? { taskId: task.id } : undefined
+      const response = await answerThroughRpcRoute(
+        rpcRequest(path, input, { headers: { 'If-None-Match': '*' } }),
+      )
+      expect(response.status).toBe(200)
+      expect(response.headers.get('ETag')).toBeNull()
+      const body = await response.text()
+      expect(response.headers.get('Content-Length')).toBe(String(Buffer.byteLength(body)))
+    },
+  )
+
+  test('an anonymous GET of a protected read is a plain 401, untagged', async () => {
+    const response = await answerThroughRpcRoute(
+      rpcRequest('task/getAll', undefined, { method: 'GET', headers: { 'If-None-Match': '*' } }),
+    )
+    expect(response.status).toBe(401)
+    expect(response.headers.get('ETag')).toBeNull()
+    expect(await readRpcJson(response)).toMatchObject({ code: 'UNAUTHORIZED' })
+  })
+
+  describe('over HTTP, as a polling page revalidates', () => {
+    let server: RpcServer
+    beforeAll(async () => {
+      server = await startRpcServer()
+    })
+    afterAll(() => server.close())
+
+    test('304 while nothing changes, then 200 with a new ETag once the answer does', async () => {
+      const db = database()
+      const user = await createUser(db)
+      const browser = await signedInBrowser(db, user.id)
+      await createTask(db, { userId: user.id, text: 'First' })
+      const url = `${server.origin}/api/rpc/task/getAll`
+      const poll = (etag?: string) =>
+        fetch(url, { headers: { Cookie: browser.cookie, ...(etag ? { 'If-None-Match': etag } : {}) } })
+      const textsOf = async (response: Response) =>
+        ((await readRpcJson(response)) as { text: string; userId: string }[])
+          .filter((task) => task.userId === user.id)
+          .map((task) => task.text)
+
+      const first = await poll()
+      const etag = first.headers.get('ETag') ?? ''
+      expect(first.status).toBe(200)
+      expect(await textsOf(first)).toEqual(['First'])
+
+      const unchanged = await poll(etag)
+      expect(unchanged.status).toBe(304)
+      expect(unchanged.headers.get('ETag')).toBe(etag)
+
+      await createTask(db, { userId: user.id, text: 'Second' })
+      const changed = await poll(etag)
+      expect(changed.status).toBe(200)
+      expect(changed.headers.get('ETag')).not.toBe(etag)
+      expect((await textsOf(changed)).sort()).toEqual(['First', 'Second'])
+    })
   })
 })
