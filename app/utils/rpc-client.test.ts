@@ -1,0 +1,146 @@
+import { RouterContextProvider } from 'react-router'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { database } from '~/db/client.server'
+import { loader as csrfLoader } from '~/routes/api.csrf'
+import { signedInBrowser, type TestBrowser } from '../../tests/helpers/auth'
+import { createTask, createUser } from '../../tests/helpers/factories'
+import { serveFetch, type TestServer } from '../../tests/helpers/http-server'
+import { answerThroughRpcRoute } from '../../tests/helpers/rpc'
+import { fetchRpc, postRpc } from './rpc-client'
+
+/**
+ * The page's RPC calls over real HTTP against the /api/rpc route module (and /api/csrf), with
+ * `location` and the browser's cookie jar stood in for: `fetch` adds the session cookie of
+ * whoever is signed in, as a browser does for a same-origin request.
+ */
+
+const db = database()
+const realFetch = globalThis.fetch
+let server: TestServer
+/** What the server received, and what the page handed to fetch (its cache mode, credentials). */
+let seen: Request[] = []
+let sent: Request[] = []
+let signedIn: TestBrowser | null = null
+
+beforeAll(async () => {
+  server = await serveFetch((request) => {
+    seen.push(request.clone())
+    const url = new URL(request.url)
+    if (url.pathname === '/api/csrf') {
+      return csrfLoader({
+        request,
+        url,
+        params: {},
+        context: new RouterContextProvider(),
+        pattern: '/api/csrf',
+      })
+    }
+    return answerThroughRpcRoute(request)
+  })
+})
+afterAll(() => server.close())
+
+function browse(as: TestBrowser | null) {
+  signedIn = as
+  seen = []
+  sent = []
+  vi.stubGlobal('location', new URL(server.origin))
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init)
+    sent.push(request)
+    if (signedIn) request.headers.set('Cookie', signedIn.cookie)
+    return realFetch(request)
+  })
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+async function signIn() {
+  const user = await createUser(db)
+  return { user, browser: await signedInBrowser(db, user.id) }
+}
+
+describe('fetchRpc', () => {
+  test('calls a read by GET with its input in ?data= as {json}, and decodes the output', async () => {
+    browse(null)
+    const task = await createTask(db, { isPublic: true, text: 'Read me by GET' })
+    const output = await fetchRpc<{ id: string; text: string }>('task/get', { taskId: task.id })
+    expect(output).toMatchObject({ id: task.id, text: 'Read me by GET' })
+    const [request] = seen
+    expect(request?.method).toBe('GET')
+    const url = new URL(request?.url ?? '')
+    expect(url.pathname).toBe('/api/rpc/task/get')
+    expect(JSON.parse(url.searchParams.get('data') ?? '')).toEqual({ json: { taskId: task.id } })
+  })
+
+  test('asks the browser to revalidate what it holds (If-None-Match, 304) and sends same-origin cookies', async () => {
+    browse(null)
+    await fetchRpc('healthCheck')
+    expect(sent[0]?.cache).toBe('no-cache')
+    expect(sent[0]?.credentials).toBe('same-origin')
+  })
+
+  test('takes a dotted procedure name too, and a call without input', async () => {
+    browse(null)
+    const health = await fetchRpc<{ status: string }>('healthCheck')
+    expect(health.status).toBe('ok')
+    const { user, browser } = await signIn()
+    browse(browser)
+    await createTask(db, { userId: user.id, text: 'Mine' })
+    const tasks = await fetchRpc<{ text: string; userId: string }[]>('task.getAll')
+    expect(tasks.filter((task) => task.userId === user.id).map((task) => task.text)).toEqual(['Mine'])
+    expect(new URL(seen.at(-1)?.url ?? '').pathname).toBe('/api/rpc/task/getAll')
+  })
+
+  test('an error answer rejects with its oRPC code and status', async () => {
+    browse(null)
+    await expect(fetchRpc('task/getAll')).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 })
+    await expect(fetchRpc('task/get', { taskId: 'no-such-task' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+    })
+  })
+})
+
+describe('postRpc', () => {
+  test('sends the CSRF token as x-csrf-token, by POST', async () => {
+    const { browser } = await signIn()
+    browse(browser)
+    const task = await postRpc<{ id: string; text: string }>(
+      'task/create',
+      { text: 'Posted from the page' },
+      { csrfToken: browser.csrf },
+    )
+    expect(task.text).toBe('Posted from the page')
+    expect(seen).toHaveLength(1)
+    expect(seen[0]?.method).toBe('POST')
+    expect(seen[0]?.headers.get('x-csrf-token')).toBe(browser.csrf)
+  })
+
+  test('a token that no longer holds is replaced from /api/csrf, once', async () => {
+    const { browser } = await signIn()
+    browse(browser)
+    const task = await postRpc<{ text: string }>(
+      'task/create',
+      { text: 'After an hour away' },
+      { csrfToken: 'expired.token' },
+    )
+    expect(task.text).toBe('After an hour away')
+    expect(seen.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /api/rpc/task/create',
+      'GET /api/csrf',
+      'POST /api/rpc/task/create',
+    ])
+  })
+
+  test('other errors are not retried', async () => {
+    const { browser } = await signIn()
+    browse(browser)
+    await expect(postRpc('task/create', { text: '' }, { csrfToken: browser.csrf })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    expect(seen).toHaveLength(1)
+  })
+})
