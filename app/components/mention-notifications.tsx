@@ -1,0 +1,145 @@
+import { useEffect, useRef } from 'react'
+import { useLocation, useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import type { SessionUser } from '~/auth/session-user'
+import { useCsrfToken } from '~/components/csrf-input'
+import { usePolling } from '~/utils/polling'
+import { fetchRpc, postRpc } from '~/utils/rpc-client'
+
+/**
+ * Mention toasts (SPEC §2 "Toasts", §8, §9): while signed in, the page asks every 3 s for the
+ * person's unread mentions and toasts each one it has not shown in this browser before, with a
+ * 'View Task' action that opens the task's modal and marks the mention read. Which ones were
+ * shown is kept per user in localStorage, so a reload or a second tab does not repeat them.
+ */
+
+export const MENTION_POLL_MS = 3000
+export const MENTION_TOAST_MS = 8000
+const PREVIEW_CHARACTERS = 50
+/** Enough to outlast any list the server sends (its 50 newest unread mentions). */
+export const SEEN_MENTIONS_LIMIT = 200
+
+/** What a toast needs of a `comments.getMentionNotifications` item. */
+export type Mention = { id: string; taskId: string; fromUserName: string; content: string }
+
+export type MentionStore = Pick<Storage, 'getItem' | 'setItem'>
+
+/** The spec's text: the sender, then the first 50 characters of the comment and an ellipsis. */
+export function mentionToastText(mention: Pick<Mention, 'fromUserName' | 'content'>): string {
+  // By code points, so an emoji on the cut is kept whole or left out, never halved.
+  const preview = Array.from(mention.content).slice(0, PREVIEW_CHARACTERS).join('')
+  return `${mention.fromUserName} mentioned you in a comment: "${preview}..."`
+}
+
+export function seenMentionsKey(userId: string) {
+  return `threadwork:seen-mentions:${userId}`
+}
+
+function readSeen(store: MentionStore, userId: string): string[] {
+  try {
+    const ids: unknown = JSON.parse(store.getItem(seenMentionsKey(userId)) ?? '[]')
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The mentions of `unread` (newest first, as the server lists them) not shown before, which it
+ * records as shown in the same step. It remembers the ids the server still lists first, then
+ * the most recent others, up to the limit: an id that is still unread is never forgotten (it
+ * would toast again), and one that was read never comes back, so it may go.
+ */
+export function claimUnseenMentions<T extends Pick<Mention, 'id'>>(
+  store: MentionStore,
+  userId: string,
+  unread: readonly T[],
+): T[] {
+  const seen = readSeen(store, userId)
+  const seenIds = new Set(seen)
+  const unseen = unread.filter((mention) => !seenIds.has(mention.id))
+  if (unseen.length === 0) return []
+  const listed = unread.map((mention) => mention.id)
+  const listedIds = new Set(listed)
+  const remembered = [...listed, ...seen.filter((id) => !listedIds.has(id))]
+  store.setItem(
+    seenMentionsKey(userId),
+    JSON.stringify(remembered.slice(0, Math.max(SEEN_MENTIONS_LIMIT, listed.length))),
+  )
+  return unseen
+}
+
+/**
+ * localStorage while the browser lets us use it. Blocked (privacy settings) or full, it falls
+ * back to memory for the rest of the page's life: a toast then shows once per page instead of
+ * on every poll.
+ */
+export function mentionStore(storage: () => MentionStore): MentionStore {
+  const memory = new Map<string, string>()
+  let isMemoryOnly = false
+  return {
+    getItem(key) {
+      if (!isMemoryOnly) {
+        try {
+          return storage().getItem(key)
+        } catch {
+          isMemoryOnly = true
+        }
+      }
+      return memory.get(key) ?? null
+    },
+    setItem(key, value) {
+      memory.set(key, value)
+      if (isMemoryOnly) return
+      try {
+        storage().setItem(key, value)
+      } catch {
+        isMemoryOnly = true
+      }
+    },
+  }
+}
+
+/** The current page with the task's modal open (`?task=`), leaving the previous modal's views. */
+export function taskHref(location: { pathname: string; search: string }, taskId: string) {
+  const params = new URLSearchParams(location.search)
+  params.delete('view')
+  params.delete('comment')
+  params.set('task', taskId)
+  return `${location.pathname}?${params}`
+}
+
+export function MentionNotifications({ user }: { user: SessionUser }) {
+  const navigate = useNavigate()
+  const location = useLocation()
+  const csrfToken = useCsrfToken()
+  // A toast's action runs long after it was shown: it reads the page as it is when clicked.
+  const page = useRef({ navigate, location, csrfToken })
+  useEffect(() => {
+    page.current = { navigate, location, csrfToken }
+  })
+  const store = useRef<MentionStore | null>(null)
+
+  function viewTask(mention: Mention) {
+    const { navigate, location, csrfToken } = page.current
+    void navigate(taskHref(location, mention.taskId), { preventScrollReset: true })
+    postRpc('comments/markNotificationAsRead', { notificationId: mention.id }, { csrfToken }).catch(
+      (error: unknown) => console.error('Failed to mark notification as read', error),
+    )
+  }
+
+  usePolling(async (signal) => {
+    const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
+    store.current ??= mentionStore(() => window.localStorage)
+    // Oldest first, so the newest ends on top of the stack.
+    for (const mention of claimUnseenMentions(store.current, user.id, unread).reverse()) {
+      toast.info(mentionToastText(mention), {
+        id: `mention-${mention.id}`,
+        duration: MENTION_TOAST_MS,
+        action: { label: 'View Task', onClick: () => viewTask(mention) },
+      })
+    }
+  }, MENTION_POLL_MS)
+
+  return null
+}
