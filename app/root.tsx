@@ -15,6 +15,7 @@ import { authMiddleware } from '~/auth/middleware.server'
 import type { SessionUser } from '~/auth/session-user'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
+import { MentionNotifications } from '~/components/mention-notifications'
 import { PendingIndicator } from '~/components/pending-indicator'
 import { TaskModal, type TaskModalData } from '~/components/task-modal'
 import { Toaster, useServerToast } from '~/components/toaster'
@@ -130,6 +131,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PendingIndicator />
+      {loaderData.user ? <MentionNotifications user={loaderData.user} /> : null}
       <Header user={loaderData.user} theme={loaderData.theme} />
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
       {loaderData.toast ? (
