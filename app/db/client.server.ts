@@ -30,7 +30,27 @@ export function openDatabase(config: DatabaseConfig): Database {
     syncUrl: config.syncUrl,
     timeout: BUSY_TIMEOUT_MS,
   })
-  return drizzle(client, { schema })
+  const db = drizzle(client, { schema })
+  return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
+}
+
+/**
+ * SQLite has one writer at a time, and the embedded driver waits for the write lock
+ * synchronously (its busy timeout blocks the thread). Two write transactions interleaved on one
+ * event loop would deadlock: the second's BEGIN blocks the very thread the first needs to commit,
+ * until the timeout fails it. So the write transactions of one process take turns in a queue,
+ * which costs one microtask when nobody else is writing. Inside a transaction, use its `tx`
+ * (never `db.transaction` again): a nested call would wait for itself.
+ */
+function takeTurnsToWrite(db: Database): Database {
+  let queue: Promise<unknown> = Promise.resolve()
+  const transaction = db.transaction.bind(db)
+  db.transaction = ((run, config) => {
+    const turn = queue.then(() => transaction(run, config))
+    queue = turn.catch(() => undefined)
+    return turn
+  }) as Database['transaction']
+  return db
 }
 
 /** The file behind a `file:` URL, or undefined for remote and in-memory databases. */

@@ -1,5 +1,20 @@
 import { z } from 'zod'
+import {
+  CommentEditSchema,
+  NewCommentSchema,
+  NotificationIdSchema,
+  ReactionSchema,
+} from '~/services/comment-schemas'
+import {
+  addComment,
+  deleteComment,
+  listComments,
+  toggleReaction,
+  updateComment,
+} from '~/services/comments.server'
 import { checkHealth } from '~/services/health.server'
+import { mentionableUsers } from '~/services/mentions.server'
+import { listUnreadMentions, markNotificationRead } from '~/services/notifications.server'
 import { ShareEmailsSchema, StatusSchema, TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import {
   createTask,
@@ -18,6 +33,7 @@ import { authed, base, mutation } from './base.server'
  * service function, which holds the rules and throws the domain errors clients see as codes.
  */
 const TaskId = z.object({ taskId: z.string().min(1, 'taskId is required') })
+const CommentId = CommentEditSchema.pick({ commentId: true })
 
 const read = base.use(authed).route({ method: 'GET' })
 const write = base.use(authed).use(mutation).route({ method: 'POST' })
@@ -50,6 +66,42 @@ export const router = {
       await deleteTask(context.db, context.user, input.taskId)
       return { success: true }
     }),
+    getTaskUsers: read
+      .input(TaskId)
+      .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),
+  },
+
+  comments: {
+    // Public tasks' discussions are readable without signing in, like the tasks themselves.
+    getComments: base
+      .route({ method: 'GET' })
+      .input(TaskId)
+      .handler(({ context, input }) => listComments(context.db, context.user, input.taskId)),
+    addComment: write.input(NewCommentSchema).handler(async ({ context, input }) => {
+      const { comment, notified } = await addComment(context.db, context.user, input)
+      return { ...comment, notified }
+    }),
+    updateComment: write
+      .input(CommentEditSchema)
+      .handler(({ context, input }) =>
+        updateComment(context.db, context.user, input.commentId, input.content),
+      ),
+    deleteComment: write.input(CommentId).handler(async ({ context, input }) => {
+      await deleteComment(context.db, context.user, input.commentId)
+      return { success: true }
+    }),
+    addReaction: write
+      .input(ReactionSchema)
+      .handler(({ context, input }) =>
+        toggleReaction(context.db, context.user, input.commentId, input.reactionType),
+      ),
+    getMentionNotifications: read.handler(({ context }) => listUnreadMentions(context.db, context.user.id)),
+    markNotificationAsRead: write
+      .input(z.object({ notificationId: NotificationIdSchema }))
+      .handler(async ({ context, input }) => {
+        await markNotificationRead(context.db, context.user.id, input.notificationId)
+        return { success: true }
+      }),
   },
 }
 

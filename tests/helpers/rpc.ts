@@ -5,6 +5,7 @@ import { RouterContextProvider } from 'react-router'
 import { action, loader } from '~/routes/api.rpc'
 import { RPC_PREFIX } from '~/rpc/handler.server'
 import type { Router } from '~/rpc/router.server'
+import type { TestBrowser } from './auth'
 import { serveFetch, type TestServer } from './http-server'
 
 /**
@@ -54,6 +55,8 @@ export function answerThroughRpcRoute(request: Request): Promise<Response> {
 export type RpcServer = TestServer & {
   /** A typed client over HTTP; `method: 'GET'` sends every call as a GET, as reads may be. */
   client: (options?: { method?: 'GET' | 'POST'; headers?: Record<string, string> }) => RpcClient
+  /** A client as this browser's page would use it: its cookie, and its CSRF token unless told not to. */
+  clientAs: (browser: TestBrowser, options?: { withCsrf?: boolean; method?: 'GET' | 'POST' }) => RpcClient
   /** Every request the server received, in order, to assert what went over the wire. */
   requests: { method: string; url: string }[]
 }
@@ -65,10 +68,16 @@ export async function startRpcServer(): Promise<RpcServer> {
     requests.push({ method: request.method, url: request.url })
     return answerThroughRpcRoute(request)
   })
+  const client: RpcServer['client'] = ({ method = 'POST', headers } = {}) =>
+    createORPCClient<RpcClient>(new RPCLink({ url: `${server.origin}${RPC_PREFIX}`, method, headers }))
   return {
     ...server,
     requests,
-    client: ({ method = 'POST', headers } = {}) =>
-      createORPCClient<RpcClient>(new RPCLink({ url: `${server.origin}${RPC_PREFIX}`, method, headers })),
+    client,
+    clientAs: (browser, { withCsrf = true, method } = {}) => {
+      const headers: Record<string, string> = { cookie: browser.cookie }
+      if (withCsrf) headers['x-csrf-token'] = browser.csrf
+      return client({ headers, method })
+    },
   }
 }

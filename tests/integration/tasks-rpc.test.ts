@@ -36,12 +36,8 @@ beforeAll(async () => {
 
 afterAll(() => server.close())
 
-/** A client as this browser's page would use it: its cookie, and its CSRF token unless told not to. */
 function clientOf(who: Person | 'anonymous', options: { withCsrf?: boolean; method?: 'GET' | 'POST' } = {}) {
-  const browser = browsers[who]
-  const headers: Record<string, string> = { cookie: browser.cookie }
-  if (options.withCsrf ?? true) headers['x-csrf-token'] = browser.csrf
-  return server.client({ headers, method: options.method })
+  return server.clientAs(browsers[who], options)
 }
 
 type Kind = 'private' | 'shared' | 'public'
