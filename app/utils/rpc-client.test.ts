@@ -100,7 +100,44 @@ describe('fetchRpc', () => {
     await expect(fetchRpc('task/get', { taskId: 'no-such-task' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       status: 404,
+      message: 'Task not found',
     })
+    await expect(fetchRpc('noSuchProcedure')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 })
+  })
+
+  test('an input too long for a URL goes by POST, as RPCLink sends it', async () => {
+    browse(null)
+    const taskId = 'x'.repeat(2100)
+    await expect(fetchRpc('task/get', { taskId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(seen[0]?.method).toBe('POST')
+    expect(new URL(seen[0]?.url ?? '').search).toBe('')
+    expect(await seen[0]?.json()).toEqual({ json: { taskId } })
+  })
+
+  test('dates travel as {json, meta} both ways, as oRPC serializes them', async () => {
+    vi.stubGlobal('location', new URL('http://localhost'))
+    let asked: URL | undefined
+    vi.stubGlobal('fetch', async (url: URL) => {
+      asked = url
+      return Response.json({ json: { at: '2026-01-02T03:04:05.000Z', n: 1 }, meta: [[1, 'at']] })
+    })
+    const output = await fetchRpc<{ at: Date; n: number }>('echo', {
+      since: new Date('2026-01-01T00:00:00Z'),
+    })
+    expect(output.at).toEqual(new Date('2026-01-02T03:04:05.000Z'))
+    expect(output.n).toBe(1)
+    expect(JSON.parse(asked?.searchParams.get('data') ?? '')).toEqual({
+      json: { since: '2026-01-01T00:00:00.000Z' },
+      meta: [[1, 'since']],
+    })
+  })
+
+  test('an answer that is not oRPC JSON fails with its status', async () => {
+    vi.stubGlobal('location', new URL('http://localhost'))
+    vi.stubGlobal('fetch', async () => new Response('<h1>Bad gateway</h1>', { status: 502 }))
+    await expect(fetchRpc('healthCheck')).rejects.toMatchObject({ code: 'BAD_GATEWAY', status: 502 })
+    vi.stubGlobal('fetch', async () => new Response('<h1>OK?</h1>', { status: 200 }))
+    await expect(fetchRpc('healthCheck')).rejects.toThrow('Invalid RPC response format.')
   })
 })
 
