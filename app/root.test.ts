@@ -1,7 +1,17 @@
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { nonceContext } from '~/context'
+import { database } from '~/db/client.server'
+import { listUnreadMentions } from '~/services/notifications.server'
 import { toastCookieHeader } from '~/toast.server'
+import { signedInBrowser } from '../tests/helpers/auth'
+import {
+  createComment,
+  createMentionNotification,
+  createTask,
+  createUser,
+  shareTask,
+} from '../tests/helpers/factories'
 import { callLoader, cookieHeaderFrom } from '../tests/helpers/route'
 import { loader } from './root'
 
@@ -60,5 +70,43 @@ describe('root loader', () => {
     const forged = `tw_toast=${btoa(JSON.stringify({ toast: { title: 'You won!' } }))}`
     const { data } = await callLoader(loader, { headers: { Cookie: forged } })
     expect(data.toast).toBeNull()
+  })
+})
+
+describe('the task modal (?task=)', () => {
+  test("carries the discussion and whom the viewer may mention, and reads the viewer's mentions of it", async () => {
+    const db = database()
+    const owner = await createUser(db, { name: 'Ada Owner' })
+    const grace = await createUser(db, { name: 'Grace Shared' })
+    const task = await createTask(db, { userId: owner.id })
+    await shareTask(db, task.id, [grace.email])
+    const comment = await createComment(db, {
+      taskId: task.id,
+      userId: owner.id,
+      content: '@Grace Shared look',
+    })
+    await createMentionNotification(db, { recipientId: grace.id, taskId: task.id, commentId: comment.id })
+    const browser = await signedInBrowser(db, grace.id)
+
+    const page = await callLoader(loader, {
+      url: `/task?task=${task.id}`,
+      headers: { Cookie: browser.cookie },
+    })
+
+    const modal = page.data.taskModal
+    if (!modal || !('task' in modal)) throw new Error('expected the modal to load')
+    expect(modal.discussion.comments.map((c) => c.content)).toEqual(['@Grace Shared look'])
+    expect(modal.discussion.mentionable.map((u) => u.name)).toEqual(['Ada Owner'])
+    expect(await listUnreadMentions(db, grace.id)).toEqual([])
+  })
+
+  test('a visitor on a public task reads the discussion with nobody to mention', async () => {
+    const db = database()
+    const task = await createTask(db, { isPublic: true })
+    await createComment(db, { taskId: task.id, content: 'Hello world' })
+    const page = await callLoader(loader, { url: `/?task=${task.id}` })
+    const modal = page.data.taskModal
+    if (!modal || !('task' in modal)) throw new Error('expected the modal to load')
+    expect(modal.discussion).toMatchObject({ comments: [{ content: 'Hello world' }], mentionable: [] })
   })
 })

@@ -13,6 +13,7 @@ import {
 import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
 import type { SessionUser } from '~/auth/session-user'
+import { CommentsSection } from '~/components/comments/comments-section'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
 import { MentionNotifications } from '~/components/mention-notifications'
@@ -23,6 +24,7 @@ import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
 import { clientConfig } from '~/env.server'
+import { openDiscussion } from '~/services/comments.server'
 import { NotFound } from '~/services/errors'
 import { getTaskDetails } from '~/services/tasks.server'
 import { themeBootScript } from '~/theme'
@@ -60,8 +62,13 @@ export const middleware: Route.MiddlewareFunction[] = [authMiddleware]
 /** The task modal's data when the URL names a task (`?task=<id>`), on any page. */
 async function loadTaskModal(user: SessionUser | null, taskId: string | null): Promise<TaskModalData | null> {
   if (!taskId) return null
+  const db = database()
   try {
-    return await getTaskDetails(database(), user, taskId)
+    const [details, discussion] = await Promise.all([
+      getTaskDetails(db, user, taskId),
+      openDiscussion(db, user, taskId),
+    ])
+    return { ...details, discussion }
   } catch (error) {
     if (error instanceof NotFound) return { error: error.message, taskId }
     throw error
@@ -150,6 +157,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
         <TaskModal
           key={'task' in loaderData.taskModal ? loaderData.taskModal.task.id : loaderData.taskModal.taskId}
           modal={loaderData.taskModal}
+          comments={
+            'task' in loaderData.taskModal ? (
+              <CommentsSection
+                taskId={loaderData.taskModal.task.id}
+                discussion={loaderData.taskModal.discussion}
+                viewer={loaderData.user}
+              />
+            ) : null
+          }
         />
       ) : null}
     </>

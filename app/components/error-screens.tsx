@@ -123,3 +123,27 @@ export function RouteErrorScreen({ error, isRoot = false }: { error: unknown; is
   }
   return <ErrorScreen error={error} isRoot={isRoot} />
 }
+
+/**
+ * What a form's action shows when JavaScript is off and the change was refused: what went wrong,
+ * and the way back to the page the form was on. (With JavaScript the same answer is a toast.)
+ */
+export function ChangeRefusedScreen({
+  title,
+  message,
+  back,
+}: {
+  title: string
+  message: string
+  back: string
+}) {
+  return (
+    <main className="mx-auto flex max-w-lg flex-col items-center gap-6 px-4 py-24 text-center" role="alert">
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="text-muted-foreground">{message}</p>
+      <Link to={back} className={buttonClasses('default')}>
+        Back
+      </Link>
+    </main>
+  )
+}

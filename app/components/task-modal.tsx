@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Form, Link, useFetcher, useLocation, useNavigate } from 'react-router'
+import type { Discussion } from '~/components/comments/comments-section'
 import { CsrfInput } from '~/components/csrf-input'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { Button, buttonClasses } from '~/components/ui/button'
@@ -15,6 +16,7 @@ export type TaskModalData =
       isOwner: boolean
       canSetStatus: boolean
       isSignedIn: boolean
+      discussion: Discussion
     }
 
 const STATUSES = ['Not Started', 'In Progress', 'Completed'] as const

@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Link, redirect } from 'react-router'
+import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
-import { buttonClasses } from '~/components/ui/button'
+import { ChangeRefusedScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
 import { isDomainError } from '~/services/errors'
 import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
@@ -101,12 +101,10 @@ export function loader() {
 /** Shown only without JavaScript, when a change was refused: what went wrong and the way back. */
 export default function TaskActionError({ actionData }: Route.ComponentProps) {
   return (
-    <main className="mx-auto flex max-w-lg flex-col items-center gap-6 px-4 py-24 text-center" role="alert">
-      <h1 className="text-2xl font-semibold">The task was not changed</h1>
-      <p className="text-muted-foreground">{actionData?.error ?? 'Something went wrong.'}</p>
-      <Link to={actionData?.back ?? '/task'} className={buttonClasses('default')}>
-        Back
-      </Link>
-    </main>
+    <ChangeRefusedScreen
+      title="The task was not changed"
+      message={actionData?.error ?? 'Something went wrong.'}
+      back={actionData?.back ?? '/task'}
+    />
   )
 }

@@ -1,0 +1,119 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { z } from 'zod'
+import { requireUser } from '~/auth/context.server'
+import { ChangeRefusedScreen } from '~/components/error-screens'
+import { database } from '~/db/client.server'
+import {
+  CommentEditSchema,
+  CommentIdSchema,
+  NewCommentSchema,
+  ReactionSchema,
+} from '~/services/comment-schemas'
+import { addComment, deleteComment, toggleReaction, updateComment } from '~/services/comments.server'
+import { isDomainError, RateLimited } from '~/services/errors'
+import { redirectWithToast } from '~/toast.server'
+import { safeRedirect } from '~/utils/redirect'
+import type { Route } from './+types/task-comments'
+
+/**
+ * Every change to a task's discussion, from the comments section of the task modal on any page.
+ * Without JavaScript each form posts here and comes back to the page it was on, with the toast
+ * as a banner; with JavaScript a fetcher posts, and the same redirect revalidates the page in
+ * place (`X-Remix-Replace`, so reacting ten times leaves no ten history entries).
+ */
+const Intent = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('add') }).extend(NewCommentSchema.shape),
+  z.object({ intent: z.literal('edit') }).extend(CommentEditSchema.shape),
+  z.object({ intent: z.literal('delete'), commentId: CommentIdSchema }),
+  z.object({ intent: z.literal('react') }).extend(ReactionSchema.shape),
+])
+
+type IntentName = z.output<typeof Intent>['intent']
+
+/** The spec's failure toasts (§8), one per kind of change. */
+export const FAILURE_TOASTS: Record<IntentName, string> = {
+  add: 'Failed to add comment. Please try again.',
+  edit: 'Failed to update comment. Please try again.',
+  delete: 'Failed to delete comment. Please try again.',
+  react: 'Failed to add reaction. Please try again.',
+}
+
+/** The spec's success toasts (§8). */
+export function addedToast(notified: number) {
+  if (notified === 0) return 'Comment added successfully! 💬'
+  return `Comment added and ${notified} ${notified === 1 ? 'person' : 'people'} notified! 📢`
+}
+export const UPDATED_TOAST = 'Comment updated successfully! ✏️'
+export const DELETED_TOAST = 'Comment deleted successfully! 🗑️'
+
+/** The params of the comment views that work without JavaScript (reply, edit, delete). */
+export const COMMENT_VIEW_PARAMS = ['view', 'comment'] as const
+
+export type CommentActionData = { error: string; detail: string; back: string }
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const { user } = await requireUser(request, context, url)
+  const formData = await request.formData()
+  const back = safeRedirect(formData.get('redirectTo'), '/task')
+  const intent = Intent.options.some((option) => option.shape.intent.value === formData.get('intent'))
+    ? (formData.get('intent') as IntentName)
+    : 'add'
+  const submission = parseWithZod(formData, { schema: Intent })
+  if (submission.status !== 'success') {
+    const detail = Object.values(submission.error ?? {}).flat()[0] ?? 'Check the form and try again.'
+    return data<CommentActionData>({ error: FAILURE_TOASTS[intent], detail, back }, { status: 400 })
+  }
+
+  const db = database()
+  const input = submission.value
+  const done = withoutCommentView(back)
+  const replace = { headers: { 'X-Remix-Replace': 'true' } }
+  try {
+    switch (input.intent) {
+      case 'add': {
+        const { intent: _intent, ...comment } = input
+        const { notified } = await addComment(db, user, comment)
+        return redirectWithToast(done, { type: 'success', title: addedToast(notified) }, replace)
+      }
+      case 'edit':
+        await updateComment(db, user, input.commentId, input.content)
+        return redirectWithToast(done, { type: 'success', title: UPDATED_TOAST }, replace)
+      case 'delete':
+        await deleteComment(db, user, input.commentId)
+        return redirectWithToast(done, { type: 'success', title: DELETED_TOAST }, replace)
+      case 'react':
+        await toggleReaction(db, user, input.commentId, input.reactionType)
+        return redirect(done, replace)
+    }
+  } catch (error) {
+    if (!isDomainError(error)) throw error
+    const headers = error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : undefined
+    return data<CommentActionData>(
+      { error: FAILURE_TOASTS[input.intent], detail: error.message, back },
+      { status: error.status, headers },
+    )
+  }
+}
+
+/** After a change, the modal shows the discussion again rather than the reply or edit form. */
+function withoutCommentView(path: string) {
+  const target = new URL(path, 'http://local')
+  for (const param of COMMENT_VIEW_PARAMS) target.searchParams.delete(param)
+  return target.pathname + target.search
+}
+
+export function loader() {
+  throw redirect('/task')
+}
+
+/** Shown only without JavaScript, when a change was refused: what went wrong and the way back. */
+export default function CommentActionError({ actionData }: Route.ComponentProps) {
+  return (
+    <ChangeRefusedScreen
+      title={actionData?.error ?? 'Something went wrong!'}
+      message={actionData?.detail ?? ''}
+      back={actionData?.back ?? '/task'}
+    />
+  )
+}
