@@ -120,19 +120,28 @@ export function MentionNotifications({ user }: { user: SessionUser }) {
   })
   const store = useRef<MentionStore | null>(null)
 
-  function viewTask(mention: Mention) {
-    const { navigate, location, csrfToken } = page.current
-    void navigate(taskHref(location, mention.taskId), { preventScrollReset: true })
+  function markRead(mention: Mention) {
+    const { csrfToken } = page.current
     postRpc('comments/markNotificationAsRead', { notificationId: mention.id }, { csrfToken }).catch(
       (error: unknown) => console.error('Failed to mark notification as read', error),
     )
   }
 
+  function viewTask(mention: Mention) {
+    const { navigate, location } = page.current
+    void navigate(taskHref(location, mention.taskId), { preventScrollReset: true })
+    markRead(mention)
+  }
+
   usePolling(async (signal) => {
     const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
     store.current ??= mentionStore(() => window.localStorage)
+    // A mention on the task whose modal is open is read already: the person is looking at it.
+    const openTaskId = new URLSearchParams(page.current.location.search).get('task')
+    for (const mention of unread) if (mention.taskId === openTaskId) markRead(mention)
     // Oldest first, so the newest ends on top of the stack.
     for (const mention of claimUnseenMentions(store.current, user.id, unread).reverse()) {
+      if (mention.taskId === openTaskId) continue
       toast.info(mentionToastText(mention), {
         id: `mention-${mention.id}`,
         duration: MENTION_TOAST_MS,
