@@ -16,6 +16,7 @@ import { type Env, env, InvalidEnvError } from '~/env.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
+import { endOnReadError } from './static-read-errors'
 
 /**
  * The production server: node:http with only what a request needs around React Router —
@@ -75,6 +76,7 @@ function serveStatic(clientDir: string) {
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
     if (!mayBeFile(req.url ?? '/', entries)) return next()
+    endOnReadError(res)
     if (req.url?.startsWith('/assets/')) {
       req.url = req.url.slice('/assets'.length)
       return assets(req, res, () => {
