@@ -1,0 +1,96 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+import { modal, type Person } from './tasks-support'
+
+/**
+ * The comments section of the task modal, as people find it: by its heading, by who wrote a
+ * comment, by the labels of its boxes and buttons. Shared by the journeys with JavaScript on
+ * (comments.e2e.ts) and off (comments-without-js.e2e.ts).
+ */
+
+export type ReactionName = 'Thumbs up' | 'Heart' | 'Check' | 'Fire'
+
+/** The section under the task's details, named by its heading 'Comments (N)'. */
+export function commentsSection(page: Page) {
+  return modal(page).getByRole('region', { name: /^Comments \(\d+\)$/ })
+}
+
+export function commentsHeading(page: Page) {
+  return commentsSection(page).getByRole('heading', { level: 3 })
+}
+
+/** The box for a new comment (not a reply or an edit). */
+export function newCommentBox(page: Page) {
+  return commentsSection(page).getByRole('textbox', { name: 'New comment', exact: true })
+}
+
+export function sendButton(page: Page) {
+  return commentsSection(page).getByRole('button', { name: 'Send', exact: true })
+}
+
+/** A comment by `author`, optionally the one holding `text` (replies are articles of their own). */
+export function commentBy(page: Page, author: string, text?: string) {
+  const articles = commentsSection(page).getByRole('article', { name: `Comment by ${author}`, exact: true })
+  return text === undefined ? articles : articles.filter({ hasText: text })
+}
+
+/** A comment's reaction button, whatever its count: 'Heart (2)'. */
+export function reactionButton(comment: Locator, name: ReactionName) {
+  return comment.getByRole('button', { name: new RegExp(`^${name} \\(\\d+\\)$`) })
+}
+
+/** The reaction has this count, and is highlighted (aria-pressed) exactly when it is the viewer's. */
+export async function expectReaction(comment: Locator, name: ReactionName, count: number, isMine: boolean) {
+  const button = reactionButton(comment, name)
+  await expect(button).toHaveAccessibleName(`${name} (${count})`)
+  await expect(button).toHaveAttribute('aria-pressed', String(isMine))
+  await expect(button).toHaveText(new RegExp(`\\D${count}$`))
+}
+
+/** The spec's mention toast text, with the first 50 characters of the comment. */
+export function mentionToastText(sender: string, content: string) {
+  return `${sender} mentioned you in a comment: "${Array.from(content).slice(0, 50).join('')}..."`
+}
+
+export type UnreadMention = {
+  id: string
+  taskId: string
+  fromUserName: string
+  content: string
+  isRead: boolean
+}
+
+/** `comments.getMentionNotifications`, asked in the person's own session. */
+export async function unreadMentions(person: Person): Promise<UnreadMention[]> {
+  const response = await person.client.get('/api/rpc/comments/getMentionNotifications')
+  expect(response.status, response.body).toBe(200)
+  return (JSON.parse(response.body) as { json: UnreadMention[] }).json
+}
+
+/** Their unread mentions on one task. */
+export async function unreadMentionsOn(person: Person, taskId: string) {
+  return (await unreadMentions(person)).filter((mention) => mention.taskId === taskId)
+}
+
+/**
+ * A comment made through the RPC door, for journeys about what happens to it afterwards (the
+ * forms that make one have journeys of their own).
+ */
+export async function addCommentThroughApi(
+  person: Person,
+  input: { taskId: string; content: string; parentCommentId?: string },
+): Promise<{ id: string }> {
+  const token = await person.client.csrf()
+  const response = await person.client.post(
+    '/api/rpc/comments/addComment',
+    { json: { json: input } },
+    { 'x-csrf-token': token },
+  )
+  if (response.status !== 200)
+    throw new Error(`comments.addComment failed: ${response.status} ${response.body}`)
+  return (JSON.parse(response.body) as { json: { id: string } }).json
+}
+
+/** The banner that carries a redirect's toast when JavaScript is off. */
+export function noscriptBanner(page: Page) {
+  return page.getByRole('status').filter({ hasText: /Comment/ })
+}
