@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from 'react-router'
+import { data } from 'react-router'
 import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
-import { ChangeRefusedScreen } from '~/components/error-screens'
+import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
 import { isDomainError } from '~/services/errors'
 import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
@@ -94,17 +94,18 @@ function withoutEditing(path: string) {
   return url.pathname + url.search
 }
 
+/**
+ * Nothing to load: this address receives forms. (It must not redirect: after a refused post
+ * without JavaScript, React Router runs this loader before rendering the refusal below.)
+ */
 export function loader() {
-  throw redirect('/task')
+  return null
 }
 
 /** Shown only without JavaScript, when a change was refused: what went wrong and the way back. */
 export default function TaskActionError({ actionData }: Route.ComponentProps) {
+  if (!actionData) return <NotFoundScreen backHref="/task" />
   return (
-    <ChangeRefusedScreen
-      title="The task was not changed"
-      message={actionData?.error ?? 'Something went wrong.'}
-      back={actionData?.back ?? '/task'}
-    />
+    <ChangeRefusedScreen title="The task was not changed" message={actionData.error} back={actionData.back} />
   )
 }

@@ -7,7 +7,7 @@ import { readToast } from '~/toast.server'
 import { signedInBrowser } from '../../tests/helpers/auth'
 import { createComment, createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import { buildRequest, callAction, cookieHeaderFrom } from '../../tests/helpers/route'
-import { action, addedToast, DELETED_TOAST, FAILURE_TOASTS, UPDATED_TOAST } from './task-comments'
+import { action, addedToast, DELETED_TOAST, FAILURE_TOASTS, loader, UPDATED_TOAST } from './task-comments'
 
 /**
  * /task/comments: the forms of the comments section as a browser posts them — with or without
@@ -155,4 +155,8 @@ describe('editing, deleting, reacting', () => {
       data: { error: 'Failed to add reaction. Please try again.' },
     })
   })
+})
+
+test('its loader never redirects: after a refused post without JavaScript it runs before the refusal renders', () => {
+  expect(loader()).toBeNull()
 })

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
-import { ChangeRefusedScreen } from '~/components/error-screens'
+import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
 import {
   CommentEditSchema,
@@ -103,17 +103,16 @@ function withoutCommentView(path: string) {
   return target.pathname + target.search
 }
 
+/**
+ * Nothing to load: this address receives forms. (It must not redirect: after a refused post
+ * without JavaScript, React Router runs this loader before rendering the refusal below.)
+ */
 export function loader() {
-  throw redirect('/task')
+  return null
 }
 
 /** Shown only without JavaScript, when a change was refused: what went wrong and the way back. */
 export default function CommentActionError({ actionData }: Route.ComponentProps) {
-  return (
-    <ChangeRefusedScreen
-      title={actionData?.error ?? 'Something went wrong!'}
-      message={actionData?.detail ?? ''}
-      back={actionData?.back ?? '/task'}
-    />
-  )
+  if (!actionData) return <NotFoundScreen backHref="/task" />
+  return <ChangeRefusedScreen title={actionData.error} message={actionData.detail} back={actionData.back} />
 }

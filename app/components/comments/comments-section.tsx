@@ -13,6 +13,7 @@ import { findMentions, type Mentionable } from '~/utils/mentions'
 import { usePolling } from '~/utils/polling'
 import { formatRelativeTime } from '~/utils/relative-time'
 import { fetchRpc } from '~/utils/rpc-client'
+import { useHydrated } from '~/utils/use-hydrated'
 import { MentionText } from './mention-text'
 import { MentionTextarea } from './mention-textarea'
 
@@ -424,7 +425,8 @@ function useComposer(initialContent: string, onDone: () => void) {
   const form = useRef<HTMLFormElement>(null)
   const fetcher = useCommentFetcher(useStableCallback(onDone))
   const isPending = fetcher.state !== 'idle'
-  const canSubmit = content.trim().length > 0 && !isPending
+  // Without JavaScript nothing would re-enable the button; the browser checks `required` instead.
+  const canSubmit = !useHydrated() || (content.trim().length > 0 && !isPending)
   return { content, setContent, form, fetcher, isPending, canSubmit }
 }
 
