@@ -229,6 +229,36 @@ test('the person mentioned is told by a toast wherever they are; View Task opens
   await Promise.all([adas.context.close(), graces.context.close()])
 })
 
+test('a discussion stays fresh: what one person posts appears in the other’s open modal without a reload', async ({
+  browser,
+  baseURL: base,
+}, testInfo) => {
+  const baseURL = base ?? ''
+  const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Plan the dry run')
+  const graces = await openTask(browser, grace, baseURL, id)
+  const adas = await openTask(browser, ada, baseURL, id)
+  await expect(commentsHeading(graces.page)).toHaveText('Comments (0)')
+
+  const box = newCommentBox(adas.page)
+  await box.fill('Dry run moved to Thursday')
+  await box.press('Control+Enter')
+  await expect(toast(adas.page, 'Comment added successfully! 💬')).toBeVisible()
+
+  // Grace's modal polls (every 2 s): the comment arrives, her page never reloaded.
+  await expect(commentBy(graces.page, 'Ada')).toContainText('Dry run moved to Thursday')
+  await expect(commentsHeading(graces.page)).toHaveText('Comments (1)')
+  // The next polls ask "changed since?" with the ETag they hold, and the server's tag is the same:
+  // it answers 304 (the browser then hands the page its cached copy, which is what Playwright sees).
+  const revalidated = await graces.page.waitForResponse(
+    async (response) =>
+      response.url().includes('/api/rpc/comments/getComments') &&
+      (await response.request().headerValue('if-none-match')) === response.headers().etag,
+  )
+  expect(revalidated.headers()['cache-control']).toBe('private, no-cache')
+
+  await Promise.all([adas.context.close(), graces.context.close()])
+})
+
 test('reply: the Reply link opens and closes the box; a reply names the owner, picked with Tab', async ({
   browser,
   baseURL: base,
