@@ -1,4 +1,6 @@
+import { MentionText } from '~/components/comments/mention-text'
 import { cn } from '~/utils/cn'
+import type { Mentionable } from '~/utils/mentions'
 
 /**
  * A still of the product for the home page: the task list beside an open task with its comment
@@ -230,7 +232,7 @@ function PreviewCommentItem({ comment, isReply = false }: { comment: PreviewComm
         <span className="text-xs text-muted-foreground">{comment.time}</span>
       </div>
       <p className="mt-1 pl-8 text-sm leading-5">
-        <MentionText text={comment.content} />
+        <MentionText content={comment.content} users={PREVIEW_PEOPLE} />
       </p>
       <div className="mt-1.5 flex flex-wrap items-center gap-1 pl-8">
         {comment.reactions.map((reaction) => (
@@ -257,24 +259,11 @@ function PreviewCommentItem({ comment, isReply = false }: { comment: PreviewComm
   )
 }
 
-/** The thread's rule: @Name parts stand out. Names here are two words, as in the demo. */
-function MentionText({ text }: { text: string }) {
-  const parts = text.split(/(@[A-Z][a-z]+ [A-Z][a-z]+)/)
-  return (
-    <>
-      {parts.map((part, index) =>
-        part.startsWith('@') ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed string split once, never reordered
-          <span key={index} className="rounded bg-primary/10 px-0.5 font-medium text-primary">
-            {part}
-          </span>
-        ) : (
-          part
-        ),
-      )}
-    </>
-  )
-}
+/** The people the preview's thread mentions, so the real highlighting rule marks their names. */
+const PREVIEW_PEOPLE: Mentionable[] = [
+  { id: 'ada', name: 'Ada Lovelace', email: '', image: null },
+  { id: 'grace', name: 'Grace Hopper', email: '', image: null },
+]
 
 function PriorityBadge({ priority }: { priority: Priority }) {
   return (
