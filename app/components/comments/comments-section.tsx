@@ -215,12 +215,18 @@ function CommentItem({
   const isReplying = view?.kind === 'reply' && view.commentId === comment.id
 
   /** A link that works without JavaScript and toggles in place with it. */
-  const viewLink = (next: View, label: string, children: ReactNode, className?: string) => (
+  const viewLink = (
+    next: View,
+    label: string,
+    children: ReactNode,
+    { className, isExpanded }: { className?: string; isExpanded?: boolean } = {},
+  ) => (
     <Link
       to={viewHref(next)}
       preventScrollReset
       replace
       aria-label={label}
+      aria-expanded={isExpanded}
       className={cn(
         'text-xs font-medium text-muted-foreground hover:text-foreground hover:underline',
         className,
@@ -282,17 +288,15 @@ function CommentItem({
                   isReplying ? null : { kind: 'reply', commentId: comment.id },
                   `Reply to ${comment.userName}`,
                   'Reply',
+                  { isExpanded: isReplying },
                 )
               : null}
             {isOwn ? (
               <>
                 {viewLink({ kind: 'edit-comment', commentId: comment.id }, 'Edit comment', 'Edit')}
-                {viewLink(
-                  { kind: 'delete-comment', commentId: comment.id },
-                  'Delete comment',
-                  'Delete',
-                  'hover:text-destructive',
-                )}
+                {viewLink({ kind: 'delete-comment', commentId: comment.id }, 'Delete comment', 'Delete', {
+                  className: 'hover:text-destructive',
+                })}
               </>
             ) : null}
           </div>
