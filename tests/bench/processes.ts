@@ -94,16 +94,20 @@ export function startServer(options: {
   })
 }
 
-/** Runs a short-lived node script to completion (e.g. migrations), failing loudly. */
-export function runNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+/** Runs a short-lived node script to completion (e.g. seeding), failing loudly; resolves its stdout. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
     let stderr = ''
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk
+    })
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk
     })
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} failed:\n${stderr}`)),
+    child.once('close', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`node ${args.join(' ')} failed:\n${stderr}`)),
     )
   })
 }

@@ -1,0 +1,91 @@
+/**
+ * The bench's database: the discussion DESIGN.md §10 measures `/api/rpc` reads on — a private
+ * task with 50 comments (threads of replies, reactions, a few edited ones) seen by a signed-in
+ * collaborator it is shared with. Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
+ * <file>`: it migrates and fills the file, checkpoints it so it can be copied for every server,
+ * and prints `{ taskId, cookie, comments }` as one JSON line.
+ */
+import { eq, sql } from 'drizzle-orm'
+import { createSession, SESSION_COOKIE } from '~/auth/session.server'
+import { openDatabase } from '~/db/client.server'
+import { migrateDatabase } from '~/db/migrate.server'
+import { commentRevisions, comments, REACTION_TYPES } from '~/db/schema'
+import { addReaction, createComment, createTask, createUser, shareTask } from '../helpers/factories'
+
+const DISCUSSION_SIZE = 50
+
+const file = process.argv[2]
+if (!file) throw new Error('usage: seed-discussion.ts <database file>')
+const db = openDatabase({ url: `file:${file}` })
+await migrateDatabase(db)
+
+const owner = await createUser(db, { name: 'Ada Lovelace', email: 'ada@example.test' })
+const viewer = await createUser(db, { name: 'Grace Hopper', email: 'grace@example.test' })
+const others = [
+  await createUser(db, { name: 'Alan Turing', email: 'alan@example.test' }),
+  await createUser(db, { name: 'Katherine Johnson', email: 'katherine@example.test' }),
+]
+const people = [owner, viewer, ...others]
+const task = await createTask(db, {
+  userId: owner.id,
+  text: 'Plan the spring release',
+  details: 'Scope, dates and who does what; the discussion below is where it gets decided.',
+  isPublic: false,
+})
+await shareTask(
+  db,
+  task.id,
+  [viewer, ...others].map((person) => person.email),
+)
+
+// Every fifth comment opens a thread; the four after it reply to it. Timestamps a minute apart,
+// so the order is the one a real discussion has.
+const start = Date.now() - DISCUSSION_SIZE * 60_000
+let threadRoot: string | null = null
+for (let i = 0; i < DISCUSSION_SIZE; i++) {
+  const author = people[i % people.length] as (typeof people)[number]
+  const mentioned = people[(i + 1) % people.length] as (typeof people)[number]
+  const at = new Date(start + i * 60_000)
+  const isRoot = i % 5 === 0
+  const comment = await createComment(db, {
+    taskId: task.id,
+    userId: author.id,
+    parentCommentId: isRoot ? null : threadRoot,
+    content:
+      `Point ${i + 1}: @${mentioned.name} — I went through the open items again and think we can ` +
+      `close this one if the migration lands first. Notes are in the doc, section ${(i % 7) + 1}.`,
+    createdAt: at,
+    updatedAt: at,
+  })
+  if (isRoot) threadRoot = comment.id
+  // Reactions on most comments, from up to three people, of varied types.
+  for (let r = 0; r < i % 4; r++) {
+    await addReaction(db, {
+      commentId: comment.id,
+      userId: (people[(i + r + 1) % people.length] as (typeof people)[number]).id,
+      type: REACTION_TYPES[(i + r) % REACTION_TYPES.length],
+    })
+  }
+  // Every seventh comment was edited once: its earlier version is part of the answer.
+  if (i % 7 === 3) {
+    await db
+      .insert(commentRevisions)
+      .values({ commentId: comment.id, content: 'First draft.', createdAt: at })
+    await db
+      .update(comments)
+      .set({ editedAt: new Date(at.getTime() + 30_000) })
+      .where(eq(comments.id, comment.id))
+  }
+}
+
+const session = await createSession(db, viewer.id)
+// Everything into the main file, so a plain copy of it carries the whole database.
+await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`)
+db.$client.close()
+console.log(
+  JSON.stringify({
+    taskId: task.id,
+    cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`,
+    comments: DISCUSSION_SIZE,
+  }),
+)
