@@ -3,9 +3,8 @@ import { readdirSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import * as build from 'virtual:react-router/server-build'
-import { createRequestListener } from '@react-router/node'
 import compression from 'compression'
-import { RouterContextProvider, type ServerBuild } from 'react-router'
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import sirv from 'sirv'
 import { clientAddressContext } from '~/auth/client-ip.server'
 import { nonceContext } from '~/context'
@@ -16,6 +15,8 @@ import { type Env, env, InvalidEnvError } from '~/env.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
+import { bodyLimit } from './body-limits'
+import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
 
 /**
@@ -146,14 +147,16 @@ function nextNonce() {
 }
 
 export function createApp(config: Env) {
-  const handleRequest = createRequestListener({
-    build: serverBuild,
-    mode: config.NODE_ENV,
-    getLoadContext(_request, client) {
+  const handleRequest = createRequestHandler(serverBuild, config.NODE_ENV)
+  const listener = createListener({
+    publicOrigin: new URL(config.BASE_URL),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit,
+    handle(request, client) {
       const context = new RouterContextProvider()
       context.set(nonceContext, nextNonce())
-      context.set(clientAddressContext, client.address)
-      return context
+      context.set(clientAddressContext, client.address ?? null)
+      return handleRequest(request, context)
     },
   })
   const steps = [
@@ -169,7 +172,7 @@ export function createApp(config: Env) {
     const next = () => {
       const step = steps[index++]
       if (step) step(req, res, next)
-      else void handleRequest(req, res)
+      else listener(req, res)
     }
     next()
   }
@@ -188,10 +191,15 @@ export async function startServer() {
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))
 
-  const server = createServer(createApp(config))
-  // Longer than a proxy's idle timeout, so the proxy closes idle connections first.
-  server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
+  // Whatever a request does, the process keeps serving: each request's own failures end only its
+  // response (server/listener.ts); this catches a promise some library forgot to await.
+  process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason))
+
+  // Timeouts are checked every 2 s instead of Node's 30 s, so a slow client is cut off on time.
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, createApp(config))
+  // An idle keep-alive connection outlives a proxy's idle timeout (60 s on most), so the proxy
+  // closes it first; a request must arrive whole far sooner.
+  hardenServer(server, { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 })
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address()
     const port = typeof address === 'object' && address ? address.port : config.PORT

@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { sendRaw, statusOf } from '../helpers/raw-http'
+import { startServer, waitUntilListening } from './app-process'
 
 /**
  * The production server's own duties, seen from outside: headers, compression, caching, the
@@ -13,58 +10,6 @@ import { expect, test } from '@playwright/test'
 
 // Only one project needs to run these: they drive no browser.
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'no browser involved; runs once')
-
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
-
-type Running = { child: ChildProcess; origin: string; output: () => string; exited: Promise<number | null> }
-
-async function startServer(env: Record<string, string> = {}): Promise<Running> {
-  const port = await freePort()
-  const folder = mkdtempSync(join(tmpdir(), 'server-e2e-'))
-  let output = ''
-  const child = spawn(process.execPath, ['server.js'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: `file:${join(folder, 'app.db')}`,
-      LOG_REQUESTS: 'true',
-      SMTP_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout?.on('data', (chunk) => {
-    output += chunk
-  })
-  child.stderr?.on('data', (chunk) => {
-    output += chunk
-  })
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      rmSync(folder, { recursive: true, force: true })
-      resolve(code)
-    }),
-  )
-  return { child, origin: `http://127.0.0.1:${port}`, output: () => output, exited }
-}
-
-async function waitUntilListening(server: Running) {
-  await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('listening on')
-}
 
 test('a bad configuration value stops start-up with a message naming the variable', async () => {
   const server = await startServer({ BASE_URL: 'not a url' })
@@ -118,4 +63,34 @@ test('SIGTERM finishes the request in flight, then stops cleanly', async () => {
   expect(await server.exited).toBe(0)
   expect(server.output()).toContain('SIGTERM')
   expect(server.output()).toContain('Stopped')
+})
+
+test('odd requests get a 4xx and the server keeps serving', async ({ baseURL }) => {
+  const { port } = new URL(baseURL ?? '')
+  const close = 'Connection: close\r\n\r\n'
+  const odd: Array<[request: string, status: number]> = [
+    [`TRACE / HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}`, 405],
+    [`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n`, 405],
+    [`GET / HTTP/1.1\r\nHost: [\r\n${close}`, 400],
+    [`GET / HTTP/1.1\r\nHost: a b\r\n${close}`, 400],
+    [`GET / HTTP/1.1\r\nHost: localhost:99999\r\n${close}`, 400],
+    [`GET http://[bad/ HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}`, 400],
+    [`POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 67108864\r\n\r\n`, 413],
+    [`POST /api/rpc/healthCheck HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\n\r\n`, 413],
+  ]
+  for (const [request, status] of odd) {
+    expect(statusOf(await sendRaw(Number(port), request)), request.split('\r\n', 2).join(' | ')).toBe(status)
+    const health = await fetch(`${baseURL}/healthz`)
+    expect(health.status).toBe(200)
+  }
+})
+
+test('a cross-site or opaque-origin post gets the CSRF answer, not a bare 400', async ({ request }) => {
+  for (const origin of ['https://evil.example', 'null']) {
+    const response = await request.post('/signup', { headers: { Origin: origin }, form: { name: 'x' } })
+    expect(response.status()).toBe(403)
+    expect(await response.text()).toContain('Invalid CSRF token')
+    const data = await request.post('/signup.data', { headers: { Origin: origin }, form: { name: 'x' } })
+    expect(data.status()).toBe(403)
+  }
 })

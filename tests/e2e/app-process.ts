@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from '@playwright/test'
+
+/**
+ * A `node server.js` of the built app of its own, for tests that must configure, stop or proxy the
+ * server (the shared one would end everyone's tests): a free port, an empty database, its output.
+ */
+
+export function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+export type Running = {
+  child: ChildProcess
+  origin: string
+  output: () => string
+  exited: Promise<number | null>
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort()
+  const folder = mkdtempSync(join(tmpdir(), 'server-e2e-'))
+  let output = ''
+  const child = spawn(process.execPath, ['server.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: `file:${join(folder, 'app.db')}`,
+      LOG_REQUESTS: 'true',
+      SMTP_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    output += chunk
+  })
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      rmSync(folder, { recursive: true, force: true })
+      resolve(code)
+    }),
+  )
+  return { child, origin: `http://127.0.0.1:${port}`, output: () => output, exited }
+}
+
+export async function waitUntilListening(server: Running) {
+  await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('listening on')
+}
+
+export async function stopServer(server: Running) {
+  server.child.kill('SIGTERM')
+  await server.exited
+}
