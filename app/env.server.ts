@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { z } from 'zod'
+import { z } from '~/utils/zod'
 
 /**
  * The whole configuration of the app, parsed once. This is the only module that reads

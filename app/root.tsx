@@ -139,20 +139,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <>
       <PendingIndicator />
       {loaderData.user ? <MentionNotifications user={loaderData.user} /> : null}
-      <Header user={loaderData.user} theme={loaderData.theme} />
-      {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
-      {loaderData.toast ? (
-        // Toasts need JavaScript; without it, the same message is a banner at the top of the page.
-        <noscript>
-          <div role="status" className="border-b bg-muted px-4 py-3 text-center text-sm">
-            <strong>{loaderData.toast.title}</strong>
-            {loaderData.toast.description ? ` ${loaderData.toast.description}` : null}
-          </div>
-        </noscript>
-      ) : null}
-      <div id="main">
-        <Outlet />
-      </div>
+      {/* Before the page: without JavaScript the open modal is a plain <dialog open> over an
+          overlay, and Tab follows the document, so it must come first, not after the page. */}
       {loaderData.taskModal ? (
         <TaskModal
           key={'task' in loaderData.taskModal ? loaderData.taskModal.task.id : loaderData.taskModal.taskId}
@@ -168,6 +156,20 @@ export default function App({ loaderData }: Route.ComponentProps) {
           }
         />
       ) : null}
+      <Header user={loaderData.user} theme={loaderData.theme} />
+      {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
+      {loaderData.toast ? (
+        // Toasts need JavaScript; without it, the same message is a banner at the top of the page.
+        <noscript>
+          <div role="status" className="border-b bg-muted px-4 py-3 text-center text-sm">
+            <strong>{loaderData.toast.title}</strong>
+            {loaderData.toast.description ? ` ${loaderData.toast.description}` : null}
+          </div>
+        </noscript>
+      ) : null}
+      <div id="main">
+        <Outlet />
+      </div>
     </>
   )
 }

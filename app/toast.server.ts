@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, redirect } from 'react-router'
-import { z } from 'zod'
 import { env } from '~/env.server'
+import { z } from '~/utils/zod'
 
 /** A toast carried across a redirect in a signed, one-read cookie (flash). */
 export const ToastSchema = z.object({

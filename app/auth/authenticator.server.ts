@@ -1,10 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { FormStrategy } from 'remix-auth-form'
-import type { z } from 'zod'
 import type { SessionUser } from '~/auth/session-user'
 import { database } from '~/db/client.server'
 import { signInWithPassword, signUp } from '~/services/accounts.server'
 import { Invalid } from '~/services/errors'
+import type { z } from '~/utils/zod'
 import { SignInSchema, SignUpSchema } from './schemas'
 
 /**

@@ -10,9 +10,9 @@ import {
 import { Authenticator } from 'remix-auth'
 import { GitHubStrategy } from 'remix-auth-github'
 import { CodeChallengeMethod, OAuth2Strategy } from 'remix-auth-oauth2'
-import { z } from 'zod'
 import { type Env, env } from '~/env.server'
 import type { OAuthProfile } from '~/services/accounts.server'
+import { z } from '~/utils/zod'
 import { expireCookie, isSecureSite, readCookie, serializeCookie } from './cookies.server'
 import {
   OAUTH_CALLBACK_PATH,

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '~/utils/zod'
 
 /**
  * The account forms' schemas, shared by the HTML forms (conform), the /api/auth JSON API and the

@@ -1,7 +1,7 @@
-import { useRef } from 'react'
+import { type KeyboardEvent, type ToggleEvent, useRef } from 'react'
 import { Form, Link, useLocation, useNavigation } from 'react-router'
 import type { SessionUser } from '~/auth/session-user'
-import { Avatar } from '~/components/avatar'
+import { Avatar, initials } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { buttonClasses } from '~/components/ui/button'
@@ -46,6 +46,7 @@ export function Header({ user, theme }: { user: SessionUser | null; theme: Theme
     navigation.state !== 'idle' && SESSION_ACTIONS.some((path) => navigation.formAction?.startsWith(path))
   const links = user ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS
   const drawer = useRef<HTMLDivElement>(null)
+  const menuButton = useRef<HTMLButtonElement>(null)
 
   return (
     <header className="sticky top-0 z-40 h-16 border-b bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/70">
@@ -53,6 +54,7 @@ export function Header({ user, theme }: { user: SessionUser | null; theme: Theme
         {/* The drawer is a native popover: it opens, closes on Escape and outside clicks, and
             sits in the top layer without JavaScript. */}
         <button
+          ref={menuButton}
           type="button"
           popoverTarget={MOBILE_NAV_ID}
           className="inline-flex size-9 items-center justify-center rounded-md hover:bg-muted md:hidden"
@@ -89,12 +91,15 @@ export function Header({ user, theme }: { user: SessionUser | null; theme: Theme
         </div>
       </div>
 
+      {/* biome-ignore lint/a11y/noNoninteractiveElementInteractions: a dialog listening for Tab to keep focus inside; its controls are the interactive elements */}
       <div
         id={MOBILE_NAV_ID}
         ref={drawer}
         popover="auto"
         role="dialog"
         aria-labelledby={`${MOBILE_NAV_ID}-title`}
+        onToggle={(event) => moveFocusWithDrawer(event, menuButton.current)}
+        onKeyDown={keepTabInside}
         className="fixed inset-y-0 left-0 right-auto m-0 h-dvh max-h-none w-64 border-r bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
       >
         <div className="mb-4 flex items-center justify-between">
@@ -133,6 +138,46 @@ export function Header({ user, theme }: { user: SessionUser | null; theme: Theme
       </div>
     </header>
   )
+}
+
+/**
+ * The drawer behaves as a dialog for the keyboard: opening it moves focus inside, and closing it
+ * (Escape, the close button, a click on the backdrop, a link) gives focus back to the menu
+ * button unless the browser already put it somewhere else.
+ */
+function moveFocusWithDrawer(event: ToggleEvent<HTMLDivElement>, menuButton: HTMLButtonElement | null) {
+  const drawer = event.currentTarget
+  if (event.newState === 'open') {
+    tabStops(drawer)[0]?.focus()
+    return
+  }
+  const focused = document.activeElement
+  if (!focused || focused === document.body || drawer.contains(focused)) menuButton?.focus()
+}
+
+/** While the drawer is open, Tab and Shift+Tab cycle through its own controls only. */
+function keepTabInside(event: KeyboardEvent<HTMLDivElement>) {
+  if (event.key !== 'Tab') return
+  const stops = tabStops(event.currentTarget)
+  const first = stops[0]
+  const last = stops.at(-1)
+  if (!first || !last) return
+  const focused = document.activeElement
+  if (event.shiftKey && (focused === first || !event.currentTarget.contains(focused))) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && focused === last) {
+    event.preventDefault()
+    first.focus()
+  }
+}
+
+function tabStops(container: HTMLElement) {
+  return [
+    ...container.querySelectorAll<HTMLElement>(
+      'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), [tabindex]:not([tabindex="-1"])',
+    ),
+  ]
 }
 
 function HeaderLink({
@@ -182,7 +227,9 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
         type="button"
         popoverTarget={ACCOUNT_MENU_ID}
         className="inline-flex items-center gap-2 rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-        aria-label={`Account menu for ${user.name || user.email}`}
+        // Starts with the initials the button shows, so a voice-control user can say what they
+        // see (WCAG 2.5.3, label in name).
+        aria-label={`${initials(user.name)}, account menu for ${user.name || user.email}`}
       >
         <Avatar name={user.name} image={user.image} />
       </button>

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import { z } from 'zod'
 import { clientIp } from '~/auth/client-ip.server'
 import { getAuth } from '~/auth/context.server'
 import { clearSessionCookie, startSession } from '~/auth/login.server'
@@ -34,6 +33,7 @@ import {
   verifyEmail,
 } from '~/services/accounts.server'
 import { Invalid, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/api.auth'
 
 /**

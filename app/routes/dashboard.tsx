@@ -41,7 +41,7 @@ export default function Dashboard({ loaderData: { user, byStatus, total } }: Rou
       </dl>
       <p className="mt-8 text-sm text-muted-foreground">
         Manage your profile, password and devices in{' '}
-        <Link to="/settings" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/settings" className="text-primary underline underline-offset-4">
           settings
         </Link>
         .

@@ -1,7 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/login.server'
 import {
@@ -21,6 +20,7 @@ import { changePassword, deleteAccount, getAccount, updateProfile } from '~/serv
 import { redirectWithToast } from '~/toast.server'
 import { replyWithError } from '~/utils/submission.server'
 import { describeUserAgent } from '~/utils/user-agent'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/settings'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' }]

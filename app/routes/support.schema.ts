@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '~/utils/zod'
 
 /**
  * The contact form, checked in the browser (conform) and again in the action. Messages are what

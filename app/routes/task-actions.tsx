@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
@@ -9,6 +8,7 @@ import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { safeRedirect } from '~/utils/redirect'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/task-actions'
 
 /**

@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
@@ -14,6 +13,7 @@ import { addComment, deleteComment, toggleReaction, updateComment } from '~/serv
 import { isDomainError, RateLimited } from '~/services/errors'
 import { redirectWithToast } from '~/toast.server'
 import { safeRedirect } from '~/utils/redirect'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/task-comments'
 
 /**

@@ -8,7 +8,6 @@ import {
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useFetcher, useLocation, useNavigation } from 'react-router'
-import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -22,6 +21,7 @@ import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-
 import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { replyWithError } from '~/utils/submission.server'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/task'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Task List | Threadwork' }]

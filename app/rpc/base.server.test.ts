@@ -1,11 +1,11 @@
 import { ORPCError } from '@orpc/server'
 import { describe, expect, test } from 'vitest'
-import { z } from 'zod'
 import type { SessionUser } from '~/auth/session-user'
 import { database } from '~/db/client.server'
 import { authed, base, mutation, toORPCError } from '~/rpc/base.server'
 import { createRpcHandler } from '~/rpc/handler.server'
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized } from '~/services/errors'
+import { z } from '~/utils/zod'
 import { readRpcJson, rpcRequest } from '../../tests/helpers/rpc'
 
 describe('toORPCError', () => {

@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import {
   CommentEditSchema,
   NewCommentSchema,
@@ -25,6 +24,7 @@ import {
   shareTask,
   updateTask,
 } from '~/services/tasks.server'
+import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'
 
 /**

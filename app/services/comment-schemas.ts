@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { REACTION_TYPES } from '~/db/schema'
+import { z } from '~/utils/zod'
 
 /**
  * A comment's inputs as every door accepts them: the comment forms of the task modal (with and

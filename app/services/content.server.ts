@@ -4,7 +4,6 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import matter from 'gray-matter'
 import MiniSearch from 'minisearch'
-import type { z } from 'zod'
 import { env } from '~/env.server'
 import {
   type ContentProps,
@@ -20,6 +19,7 @@ import {
   PostFrontmatter,
 } from '~/services/content/schema'
 import { countWords, plainText, readingTime, type SnippetPart, snippet } from '~/services/content/text'
+import type { z } from '~/utils/zod'
 
 /**
  * The site's written content: docs, blog posts, changelog entries and legal pages, as MDX files

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { z } from 'zod'
 import { env } from '~/env.server'
+import { z } from '~/utils/zod'
 
 /**
  * Projects built with the kit, listed on /showcase. The data is `showcase.json` in the content

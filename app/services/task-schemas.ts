@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { PRIORITIES, STATUSES } from '~/db/schema'
+import { z } from '~/utils/zod'
 
 /**
  * A task's fields as every door accepts them: the /task forms (conform), the RPC inputs and the

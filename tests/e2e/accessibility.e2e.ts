@@ -1,34 +1,220 @@
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
+import {
+  expectTheme,
+  seriousA11yViolations,
+  skipWithoutJavaScript,
+  THEMES,
+  type Theme,
+  useTheme,
+} from './axe'
+import { addCommentThroughApi } from './comments-support'
+import { sitemapPaths } from './sitemap'
+import {
+  browserFor,
+  createTaskThroughApi,
+  modalReady,
+  type Person,
+  uniqueTitle,
+  verifiedPerson,
+} from './tasks-support'
 
-const PAGES = [
-  ['home', '/'],
-  ['status', '/tss'],
-  ['not-found', '/no-such-page'],
-] as const
+/**
+ * axe on every page and state of the app, light and dark: every page the sitemap lists, the
+ * public pages it leaves out, forms showing their errors, and what a signed-in person opens (the
+ * task modal with a discussion, its edit, reply and delete views, the account menu, the mobile
+ * drawer). A serious or critical finding anywhere fails. Each test gathers the findings of all its
+ * pages before failing, so one run names every page that needs work.
+ */
 
-test.describe('no serious or critical accessibility violations', () => {
-  // axe runs as a script inside the page, which the JavaScript-off project forbids. The markup it
-  // checks is the server's in both projects; the js-off journeys prove that markup works.
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'axe needs to run a script in the page')
+/** Public pages the sitemap leaves out (not for search engines), and states addressed by a URL. */
+const PUBLIC_PAGES_OUTSIDE_THE_SITEMAP = [
+  '/login',
+  '/signup',
+  '/email/forgot-password',
+  '/email/request-verification',
+  '/email/reset-password?token=not-a-token',
+  '/email/verify-email?token=not-a-token',
+  '/tss',
+  '/no-such-page',
+  '/docs?q=volume',
+  '/pricing?billing=lifetime',
+]
 
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [name, path] of PAGES) {
-      test(`${name} page, ${theme} theme`, async ({ page, context, baseURL }) => {
-        await context.addCookies([{ name: 'theme', value: theme, url: baseURL ?? '' }])
+const MOBILE = { width: 390, height: 844 }
+const DESKTOP = { width: 1280, height: 720 }
+
+test.describe('axe: no serious or critical finding on any page, in any state', () => {
+  skipWithoutJavaScript()
+  // Dozens of pages per test, each analysed in full, on two shared cores.
+  test.describe.configure({ timeout: 300_000 })
+
+  for (const theme of THEMES) {
+    test(`every page the sitemap lists, ${theme} theme`, async ({ page, context, baseURL, request }) => {
+      await useTheme(context, baseURL ?? '', theme)
+      const paths = await sitemapPaths(request)
+      expect(paths.length).toBeGreaterThan(20)
+
+      const findings = new Findings(page, theme)
+      for (const path of paths) {
         await page.goto(path)
-        await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`))
-        const { violations } = await new AxeBuilder({ page }).analyze()
-        const serious = violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => ({
-            rule: violation.id,
-            impact: violation.impact,
-            help: violation.help,
-            nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
-          }))
-        expect(serious).toEqual([])
+        await findings.check(path)
+      }
+      findings.expectNone()
+    })
+
+    test(`the public pages outside the sitemap, forms showing errors, the drawer, ${theme} theme`, async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      await useTheme(context, baseURL ?? '', theme)
+      const findings = new Findings(page, theme)
+      for (const path of PUBLIC_PAGES_OUTSIDE_THE_SITEMAP) {
+        await page.goto(path)
+        await findings.check(path)
+      }
+
+      // Forms showing their errors: submitted empty, validated in the browser.
+      for (const [path, submit] of [
+        ['/login', 'Sign in'],
+        ['/signup', 'Create account'],
+      ] as const) {
+        await page.goto(path)
+        await page.waitForLoadState('networkidle')
+        await page.getByRole('button', { name: submit, exact: true }).click()
+        await expect(page.getByText(/is required/).first()).toBeVisible()
+        await findings.check(`${path}, submitted empty`)
+      }
+
+      // The header's drawer, on a phone's width.
+      await page.setViewportSize(MOBILE)
+      await page.goto('/')
+      await page.getByRole('button', { name: 'Open navigation menu' }).click()
+      await expect(page.getByRole('dialog', { name: 'Mobile Navigation' })).toBeVisible()
+      await findings.check('/, mobile drawer open')
+
+      findings.expectNone()
+    })
+
+    test(`signed-in pages, the task modal with a discussion, the account menu and the drawer, ${theme} theme`, async ({
+      browser,
+      baseURL,
+    }, testInfo) => {
+      const base = baseURL ?? ''
+      const project = `${testInfo.project.name}-axe-${theme}`
+      const { owner, taskId, ownComment, othersReply } = await discussedTask(base, project)
+      const { page, context } = await browserFor(browser, owner, {
+        baseURL: base,
+        javaScriptEnabled: true,
+        theme,
       })
-    }
+      const findings = new Findings(page, theme)
+
+      for (const path of ['/dashboard', '/task', '/settings']) {
+        await page.goto(path)
+        await findings.check(path)
+      }
+
+      const task = `/task?task=${taskId}`
+      for (const [path, state] of [
+        [task, 'the task modal with comments, replies and reactions'],
+        [`${task}&view=edit`, 'the modal, editing the task'],
+        [`${task}&view=delete`, 'the modal, confirming deletion of the task'],
+        [`${task}&view=reply&comment=${ownComment}`, 'the modal, replying to a comment'],
+        [`${task}&view=edit-comment&comment=${ownComment}`, 'the modal, editing a comment'],
+        [`${task}&view=delete-comment&comment=${ownComment}`, 'the modal, confirming deletion of a comment'],
+        [`${task}&view=reply&comment=${othersReply}`, "the modal, replying to someone else's reply"],
+      ] as const) {
+        await page.goto(path)
+        await modalReady(page, true)
+        await findings.check(state)
+      }
+
+      await page.goto('/dashboard')
+      await page.getByRole('button', { name: /account menu/i }).click()
+      await expect(
+        page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Settings' }),
+      ).toBeVisible()
+      await findings.check('/dashboard, account menu open')
+
+      await page.setViewportSize(MOBILE)
+      await page.goto('/task')
+      await page.getByRole('button', { name: 'Open navigation menu' }).click()
+      await expect(page.getByRole('dialog', { name: 'Mobile Navigation' })).toBeVisible()
+      await findings.check('/task, mobile drawer open')
+      await page.setViewportSize(DESKTOP)
+
+      // A visitor on the public task: reactions they cannot give, and a way to sign in.
+      const visitor = await browser.newContext({ baseURL: base })
+      await useTheme(visitor, base, theme)
+      const visitorPage = await visitor.newPage()
+      await visitorPage.goto(`/?task=${taskId}`)
+      await modalReady(visitorPage, true)
+      const visitorFindings = new Findings(visitorPage, theme)
+      await visitorFindings.check("a visitor on a public task's modal")
+
+      await Promise.all([context.close(), visitor.close()])
+      findings.expectNone()
+      visitorFindings.expectNone()
+    })
   }
 })
+
+/** Collects the findings of many pages, so one failure lists them all. */
+class Findings {
+  private readonly found: Record<string, Awaited<ReturnType<typeof seriousA11yViolations>>> = {}
+  constructor(
+    private readonly page: Page,
+    private readonly theme: Theme,
+  ) {}
+
+  async check(where: string) {
+    await expectTheme(this.page, this.theme)
+    const serious = await seriousA11yViolations(this.page)
+    if (serious.length > 0) this.found[where] = serious
+  }
+
+  expectNone() {
+    expect(this.found, `serious or critical axe findings, ${this.theme} theme`).toEqual({})
+  }
+}
+
+/**
+ * A public task with a discussion in every state the modal shows: the owner's comment with a
+ * reply from a colleague, reactions given by each (one pressed for the viewer, one not).
+ */
+async function discussedTask(baseURL: string, project: string) {
+  const [owner, colleague] = await Promise.all([
+    verifiedPerson(baseURL, 'Ada', project),
+    verifiedPerson(baseURL, 'Grace', project),
+  ])
+  const { id: taskId } = await createTaskThroughApi(owner, {
+    text: uniqueTitle('Audit the discussion', project),
+    details: 'Comments, replies and reactions.',
+    refLink: 'https://example.com/audit',
+    isPublic: true,
+  })
+  const { id: ownComment } = await addCommentThroughApi(owner, {
+    taskId,
+    content: 'Ready for review?',
+  })
+  const { id: othersReply } = await addCommentThroughApi(colleague, {
+    taskId,
+    content: 'Looks good to me.',
+    parentCommentId: ownComment,
+  })
+  await react(owner, othersReply, 'thumbsup')
+  await react(colleague, ownComment, 'heart')
+  await react(owner, ownComment, 'fire')
+  return { owner, taskId, ownComment, othersReply }
+}
+
+async function react(person: Person, commentId: string, reactionType: string) {
+  const token = await person.client.csrf()
+  const response = await person.client.post(
+    '/api/rpc/comments/addReaction',
+    { json: { json: { commentId, reactionType } } },
+    { 'x-csrf-token': token },
+  )
+  if (response.status !== 200) throw new Error(`addReaction failed: ${response.status} ${response.body}`)
+}

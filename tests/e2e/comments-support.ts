@@ -33,15 +33,15 @@ export function commentBy(page: Page, author: string, text?: string) {
   return text === undefined ? articles : articles.filter({ hasText: text })
 }
 
-/** A comment's reaction button, whatever its count: 'Heart (2)'. */
+/** A comment's reaction button, whatever its count: 'Heart: 2'. */
 export function reactionButton(comment: Locator, name: ReactionName) {
-  return comment.getByRole('button', { name: new RegExp(`^${name} \\(\\d+\\)$`) })
+  return comment.getByRole('button', { name: new RegExp(`^${name}: \\d+$`) })
 }
 
 /** The reaction has this count, and is highlighted (aria-pressed) exactly when it is the viewer's. */
 export async function expectReaction(comment: Locator, name: ReactionName, count: number, isMine: boolean) {
   const button = reactionButton(comment, name)
-  await expect(button).toHaveAccessibleName(`${name} (${count})`)
+  await expect(button).toHaveAccessibleName(`${name}: ${count}`)
   await expect(button).toHaveAttribute('aria-pressed', String(isMine))
   await expect(button).toHaveText(new RegExp(`\\D${count}$`))
 }

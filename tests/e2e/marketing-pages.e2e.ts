@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 
 const PAGES = [
@@ -73,27 +72,4 @@ test.describe('marketing pages', () => {
     await expect(card.getByRole('list', { name: 'Tags' })).toContainText('MDX')
     await expect(page.getByRole('link', { name: 'Submit your project' })).toHaveAttribute('href', '/support')
   })
-})
-
-test.describe('marketing pages: no serious or critical accessibility violations', () => {
-  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'axe needs to run a script in the page')
-
-  for (const theme of ['light', 'dark'] as const) {
-    for (const path of ['/', '/showcase', '/pricing', '/pricing?billing=lifetime', '/support']) {
-      test(`${path} in the ${theme} theme`, async ({ page, context, baseURL }) => {
-        await context.addCookies([{ name: 'theme', value: theme, url: baseURL ?? '' }])
-        await page.goto(path)
-        await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`))
-        const { violations } = await new AxeBuilder({ page }).analyze()
-        const serious = violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => ({
-            rule: violation.id,
-            help: violation.help,
-            nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
-          }))
-        expect(serious).toEqual([])
-      })
-    }
-  }
 })

@@ -42,3 +42,61 @@ test('choosing a link navigates there and the drawer is closed on the new page',
   await page.getByRole('button', { name: 'Open navigation menu' }).click()
   await expect(drawer.getByRole('link', { name: 'Changelog' })).toHaveAttribute('aria-current', 'page')
 })
+
+test.describe('with the keyboard', () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'moving and keeping focus needs JavaScript')
+
+  test('opening moves focus into the drawer, Tab stays inside, Escape gives focus back to the menu button', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    // Once the app has hydrated, as a person would act after the page settled.
+    await page.waitForLoadState('networkidle')
+    const drawer = page.getByRole('dialog', { name: 'Mobile Navigation' })
+    const menuButton = page.getByRole('button', { name: 'Open navigation menu' })
+    const isFocusInDrawer = () => drawer.evaluate((element) => element.contains(document.activeElement))
+
+    await menuButton.focus()
+    await page.keyboard.press('Enter')
+    await expect(drawer).toBeVisible()
+    await expect(drawer.getByRole('button', { name: 'Close navigation menu' })).toBeFocused()
+
+    // Around twice, forwards: the close button and six links, never the page behind.
+    for (let press = 0; press < 2 * (LINKS.length + 1); press++) {
+      await page.keyboard.press('Tab')
+      expect(await isFocusInDrawer()).toBe(true)
+    }
+    await expect(drawer.getByRole('button', { name: 'Close navigation menu' })).toBeFocused()
+    // Backwards from the first stop goes to the last.
+    await page.keyboard.press('Shift+Tab')
+    await expect(drawer.getByRole('link', { name: LINKS.at(-1) })).toBeFocused()
+    for (let press = 0; press < LINKS.length + 1; press++) {
+      await page.keyboard.press('Shift+Tab')
+      expect(await isFocusInDrawer()).toBe(true)
+    }
+
+    await page.keyboard.press('Escape')
+    await expect(drawer).toBeHidden()
+    await expect(menuButton).toBeFocused()
+  })
+
+  test('closing with the close button or a click on the backdrop also gives focus back', async ({ page }) => {
+    await page.goto('/')
+    // Once the app has hydrated, as a person would act after the page settled.
+    await page.waitForLoadState('networkidle')
+    const drawer = page.getByRole('dialog', { name: 'Mobile Navigation' })
+    const menuButton = page.getByRole('button', { name: 'Open navigation menu' })
+
+    await menuButton.click()
+    await expect(drawer.getByRole('button', { name: 'Close navigation menu' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(drawer).toBeHidden()
+    await expect(menuButton).toBeFocused()
+
+    await menuButton.click()
+    await expect(drawer).toBeVisible()
+    await page.mouse.click(350, 600)
+    await expect(drawer).toBeHidden()
+    await expect(menuButton).toBeFocused()
+  })
+})

@@ -110,15 +110,15 @@ test.describe('with JavaScript', () => {
   })
 })
 
-test('a dark system preference renders dark from the first byte, with no cookie', async ({
+test('a dark system preference paints dark on the first visit, and the server renders it from the next', async ({
   playwright,
   javaScriptEnabled,
   baseURL,
 }, testInfo) => {
   // A dark OS setting, as Chromium sees it: the Sec-CH-Prefers-Color-Scheme hint the app asks
-  // for (Critical-CH) and the prefers-color-scheme media query both say dark. Emulating only the
+  // for (Accept-CH) and the prefers-color-scheme media query both say dark. Emulating only the
   // media query (colorScheme: 'dark') is not enough: Chromium then still sends the OS's "light"
-  // hint with the document request, and the server rightly renders what the hint says.
+  // hint, and the server rightly renders what the hint says.
   const { launchOptions } = testInfo.project.use
   const browser = await playwright.chromium.launch({
     ...launchOptions,
@@ -127,10 +127,24 @@ test('a dark system preference renders dark from the first byte, with no cookie'
   try {
     const context = await browser.newContext({ baseURL, javaScriptEnabled, colorScheme: 'dark' })
     const page = await context.newPage()
-    const response = await page.goto('/')
-    expect(htmlClassIn((await response?.text()) ?? '').split(' ')).toContain('dark')
+    const documentRequests: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documentRequests.push(request.url())
+    })
+
+    // The first visit: the CSS media query (and, with JavaScript, the boot script) paints dark.
+    // No Critical-CH, so Chromium does not fetch the page a second time to send the hint.
+    const first = await page.goto('/')
+    expect(first?.headers()['critical-ch']).toBeUndefined()
+    expect(first?.headers()['accept-ch']).toBe('Sec-CH-Prefers-Color-Scheme')
+    expect(documentRequests).toHaveLength(1)
     expect(lightness(await computedStyle(page, 'body', 'background-color'))).toBeLessThan(0.4)
     expect(lightness(await computedStyle(page, 'body', 'color'))).toBeGreaterThan(0.6)
+
+    // From the next request on, Chromium sends the hint it was asked for: dark from the first byte.
+    const next = await page.goto('/tss')
+    expect(htmlClassIn((await next?.text()) ?? '').split(' ')).toContain('dark')
+    expect(documentRequests).toHaveLength(2)
     await expect(page.getByRole('button', { name: 'Switch to light mode' })).toBeVisible()
     expect(await context.cookies()).toEqual([])
   } finally {

@@ -144,7 +144,7 @@ export function CommentsSection({
         <p className="text-sm text-muted-foreground">
           <Link
             to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`}
-            className="text-primary underline-offset-4 hover:underline"
+            className="text-primary underline underline-offset-4"
           >
             Sign in
           </Link>{' '}
@@ -593,23 +593,27 @@ function DeleteConfirmation({ comment, onClose }: { comment: CommentView; onClos
   const fetcher = useCommentFetcher(onClose)
   const viewHref = useViewHref()
   const isPending = fetcher.state !== 'idle'
+  const questionId = useId()
   return (
-    <CommentForm
-      fetcher={fetcher}
-      intent="delete"
-      fields={{ commentId: comment.id }}
-      role="alertdialog"
-      aria-label="Delete comment"
-      className="flex flex-wrap items-center gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-2"
-    >
-      <p className="text-sm">Are you sure you want to delete this comment?</p>
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" variant="destructive" disabled={isPending} autoFocus>
-          {isPending ? 'Deleting…' : 'Delete'}
-        </Button>
-        <CancelLink href={viewHref(null)} onCancel={onClose} />
-      </div>
-    </CommentForm>
+    // The role on a box of its own: a <form> may not be an alertdialog.
+    <div role="alertdialog" aria-label="Delete comment" aria-describedby={questionId}>
+      <CommentForm
+        fetcher={fetcher}
+        intent="delete"
+        fields={{ commentId: comment.id }}
+        className="flex flex-wrap items-center gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-2"
+      >
+        <p id={questionId} className="text-sm">
+          Are you sure you want to delete this comment?
+        </p>
+        <div className="flex gap-2">
+          <Button type="submit" size="sm" variant="destructive" disabled={isPending} autoFocus>
+            {isPending ? 'Deleting…' : 'Delete'}
+          </Button>
+          <CancelLink href={viewHref(null)} onCancel={onClose} />
+        </div>
+      </CommentForm>
+    </div>
   )
 }
 
@@ -676,7 +680,8 @@ function ReactionButton({
     'inline-flex h-7 items-center gap-1 rounded-full border px-2 text-xs tabular-nums transition-colors',
     shownMine ? 'border-primary/60 bg-primary/10 text-primary' : 'hover:bg-muted',
   )
-  const label = `${reaction.label} (${shownCount})`
+  // Holds the count the button shows, so the name contains its visible text (WCAG 2.5.3).
+  const label = `${reaction.label}: ${shownCount}`
   if (!canReact) {
     return (
       <span className={classes} role="img" aria-label={label}>

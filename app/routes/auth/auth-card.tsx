@@ -18,7 +18,8 @@ export function AuthCard({
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
       </div>
-      <div className="rounded-lg border bg-card p-6 shadow-sm">{children}</div>
+      {/* A column with gaps: the provider buttons, the "or" line and the form never touch. */}
+      <div className="flex flex-col gap-5 rounded-lg border bg-card p-6 shadow-sm">{children}</div>
       {footer ? <p className="text-center text-sm text-muted-foreground">{footer}</p> : null}
     </main>
   )

@@ -8,6 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import rehypeAutolinkHeadings from 'rehype-autolink-headings'
 import rehypePrettyCode from 'rehype-pretty-code'
 import rehypeSlug from 'rehype-slug'
+import remarkGfm from 'remark-gfm'
 
 /**
  * MDX → HTML, once per file version. Compiling (esbuild + remark/rehype + shiki) costs tens to
@@ -31,7 +32,7 @@ export type RenderedContent = { html: string; toc: TocEntry[] }
 export type MdxSource = { body: string; hash: string; label: string }
 
 /** Part of every cache key: bump it when plugins or their options change the output. */
-const COMPILER_VERSION = 'mdx-1'
+const COMPILER_VERSION = 'mdx-2'
 
 const cacheDir = resolve('build/content-cache')
 const compiled = new Map<string, Promise<CompiledMdx>>()
@@ -103,10 +104,14 @@ async function compile(body: string, label: string): Promise<CompiledMdx> {
     const { code } = await bundleMDX({
       source: body,
       mdxOptions(options) {
+        // Docs, posts and legal pages are written in GitHub-flavoured Markdown: tables,
+        // strikethrough, autolinks and task lists. Plain CommonMark would print tables as `| … |`.
+        options.remarkPlugins = [...(options.remarkPlugins ?? []), remarkGfm]
         options.rehypePlugins = [
           ...(options.rehypePlugins ?? []),
           rehypeSlug,
           [collectHeadings, toc],
+          scrollableTables,
           [rehypeAutolinkHeadings, { behavior: 'wrap', properties: { className: ['heading-anchor'] } }],
           [
             rehypePrettyCode,
@@ -155,6 +160,41 @@ function collectHeadings(toc: TocEntry[]) {
     }
     visit(tree)
   }
+}
+
+/**
+ * Wraps every table in a box that scrolls sideways, so a wide table never widens a phone's page.
+ * The box is focusable and named after the table's columns: keyboard users can scroll it too.
+ */
+function scrollableTables() {
+  return (tree: HastNode) => {
+    const visit = (node: HastNode) => {
+      node.children = node.children?.map((child) => {
+        if (child.type !== 'element' || child.tagName !== 'table') {
+          visit(child)
+          return child
+        }
+        const headerRow = child.children?.find((part) => part.tagName === 'thead')?.children?.find(isElement)
+        const columns = (headerRow?.children ?? []).filter(isElement).map((cell) => textOf(cell).trim())
+        return {
+          type: 'element',
+          tagName: 'div',
+          properties: {
+            className: ['table-scroll'],
+            role: 'region',
+            tabIndex: 0,
+            ariaLabel: columns.length > 0 ? `Table: ${columns.join(', ')}` : 'Table',
+          },
+          children: [child],
+        }
+      })
+    }
+    visit(tree)
+  }
+}
+
+function isElement(node: HastNode) {
+  return node.type === 'element'
 }
 
 function textOf(node: HastNode): string {

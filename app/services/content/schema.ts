@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '~/utils/zod'
 
 /**
  * What each kind of content file must say in its frontmatter. Strict objects: a misspelt field
