@@ -147,7 +147,9 @@ export function TaskModal({
           {isGone && !('error' in modal) ? <TaskGoneAlert /> : null}
           <TaskGoneContext value={() => setIsGone(true)}>
             {'error' in modal ? (
-              <p className="text-muted-foreground">{TASK_UNAVAILABLE}</p>
+              <p className="text-muted-foreground">
+                The task does not exist, or you do not have access to it.
+              </p>
             ) : view === 'edit' && modal.isOwner ? (
               <EditTask task={modal.task} />
             ) : view === 'delete' && modal.isOwner ? (
@@ -162,14 +164,12 @@ export function TaskModal({
   )
 }
 
-const TASK_UNAVAILABLE = 'The task does not exist, or you do not have access to it.'
-
 /** Said at the top of an open modal whose task was deleted or unshared meanwhile. */
 function TaskGoneAlert() {
   return (
     <div role="alert" className="mb-5 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
       <p className="font-semibold">Task not found</p>
-      <p className="text-muted-foreground">{TASK_UNAVAILABLE} It may have been deleted.</p>
+      <p className="text-muted-foreground">It was deleted, or it is no longer shared with you.</p>
     </div>
   )
 }
