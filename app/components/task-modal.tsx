@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, type RefObject, useContext, useEffect, useRef, useState } from 'react'
+import {
+  createContext,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from 'react'
 import { Form, Link, useFetcher, useLocation, useNavigate } from 'react-router'
 import type { Discussion } from '~/components/comments/comments-section'
 import { CsrfInput } from '~/components/csrf-input'
@@ -74,6 +83,7 @@ export function TaskModal({
   const location = useLocation()
   const view = new URLSearchParams(location.search).get('view')
   const [isGone, setIsGone] = useState(false)
+  const reportGone = useCallback(() => setIsGone(true), [])
 
   useEffect(() => {
     const element = dialog.current
@@ -145,7 +155,7 @@ export function TaskModal({
         {notice}
         <div className="p-5" ref={body}>
           {isGone && !('error' in modal) ? <TaskGoneAlert /> : null}
-          <TaskGoneContext value={() => setIsGone(true)}>
+          <TaskGoneContext value={reportGone}>
             {'error' in modal ? (
               <p className="text-muted-foreground">
                 The task does not exist, or you do not have access to it.

@@ -1,13 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { addCommentThroughApi, commentBy, newCommentBox, sendButton } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { browserFor, modal, modalReady, sharedTask } from './tasks-support'
 
 /**
  * A task deleted by its owner while someone else has it open: their modal says it is gone, stops
@@ -21,15 +14,7 @@ test('the owner deletes the task: the other person’s modal says "Task not foun
   baseURL: base,
 }, testInfo) => {
   const baseURL = base ?? ''
-  const project = testInfo.project.name
-  const [ada, grace] = await Promise.all([
-    verifiedPerson(baseURL, 'Ada', project),
-    verifiedPerson(baseURL, 'Grace', project),
-  ])
-  const { id } = await createTaskThroughApi(ada, {
-    text: uniqueTitle('Cancel the caterer', project),
-    sharedWith: [grace.email],
-  })
+  const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Cancel the caterer')
   await addCommentThroughApi(ada, { taskId: id, content: 'Caterer cancelled the booking' })
 
   const graces = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import { commentsSection, newCommentBox, sendButton } from './comments-support'
 import {
   browserFor,
@@ -16,22 +16,19 @@ import {
  * hint tell only what is true.
  */
 
-async function ownerWithTask(
-  browser: Parameters<Parameters<typeof test>[2]>[0]['browser'],
-  baseURL: string,
-  javaScriptEnabled: boolean,
-  project: string,
-  input: { isPublic?: boolean } = {},
-) {
+async function ownerWithTask(browser: Browser, baseURL: string, javaScriptEnabled: boolean, project: string) {
   const owner = await verifiedPerson(baseURL, 'Ola', project)
   const text = uniqueTitle('Plan the retreat', project)
-  const { id } = await createTaskThroughApi(owner, { text, ...input })
+  const { id } = await createTaskThroughApi(owner, { text })
   const { page, context } = await browserFor(browser, owner, { baseURL, javaScriptEnabled })
   return { page, context, id, text }
 }
 
-/** Holds the page's scripts until `release` is called: the page is its server HTML until then. */
-async function holdScripts(page: Page) {
+/**
+ * Opens `url` with its scripts held back: the page is its server HTML until the returned
+ * function lets them load.
+ */
+async function gotoBeforeScripts(page: Page, url: string) {
   let release = () => {}
   const released = new Promise<void>((resolve) => {
     release = resolve
@@ -40,6 +37,7 @@ async function holdScripts(page: Page) {
     await released
     await route.continue()
   })
+  await page.goto(url, { waitUntil: 'domcontentloaded' })
   return () => release()
 }
 
@@ -63,8 +61,7 @@ test.describe('with JavaScript', () => {
     baseURL,
   }, testInfo) => {
     const { page, context, id } = await ownerWithTask(browser, baseURL ?? '', true, testInfo.project.name)
-    const release = await holdScripts(page)
-    await page.goto(`/task?task=${id}`, { waitUntil: 'domcontentloaded' })
+    const release = await gotoBeforeScripts(page, `/task?task=${id}`)
     const box = newCommentBox(page)
     await box.click()
     await page.keyboard.type('Typed while the page was loading')
@@ -92,8 +89,7 @@ test.describe('with JavaScript', () => {
       true,
       testInfo.project.name,
     )
-    const release = await holdScripts(page)
-    await page.goto(`/task?task=${id}&view=edit`, { waitUntil: 'domcontentloaded' })
+    const release = await gotoBeforeScripts(page, `/task?task=${id}&view=edit`)
     const title = modal(page).getByLabel('Title')
     const details = modal(page).getByLabel('Details')
     await title.fill(`${text} in May`)

@@ -7,8 +7,8 @@ import {
   modal,
   modalReady,
   type Person,
+  sharedTask,
   uniqueTitle,
-  verifiedPerson,
 } from './tasks-support'
 
 /**
@@ -40,19 +40,12 @@ test('over the open task modal, a toast shows whole and its close button and Vie
 }, testInfo) => {
   const baseURL = base ?? ''
   const project = testInfo.project.name
-  const [ada, grace] = await Promise.all([
-    verifiedPerson(baseURL, 'Ada', project),
-    verifiedPerson(baseURL, 'Grace', project),
-  ])
-  const reading = uniqueTitle('Read the brief', project)
+  const { ada, grace, id: readingId } = await sharedTask(baseURL, project, 'Read the brief')
   const mentioned = uniqueTitle('Pick the venue', project)
-  const [readingTask, mentionedTask] = await Promise.all([
-    createTaskThroughApi(ada, { text: reading, sharedWith: [grace.email] }),
-    createTaskThroughApi(ada, { text: mentioned, sharedWith: [grace.email] }),
-  ])
+  const mentionedTask = await createTaskThroughApi(ada, { text: mentioned, sharedWith: [grace.email] })
 
   const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
-  await page.goto(`/task?task=${readingTask.id}`)
+  await page.goto(`/task?task=${readingId}`)
   await modalReady(page, true)
 
   // Her own comment's toast, while the modal is open: the close button takes the click.
@@ -84,15 +77,7 @@ test.describe('on a phone', () => {
     baseURL: base,
   }, testInfo) => {
     const baseURL = base ?? ''
-    const project = testInfo.project.name
-    const [ada, grace] = await Promise.all([
-      verifiedPerson(baseURL, 'Ada', project),
-      verifiedPerson(baseURL, 'Grace', project),
-    ])
-    const { id } = await createTaskThroughApi(ada, {
-      text: uniqueTitle('Print the badges', project),
-      sharedWith: [grace.email],
-    })
+    const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Print the badges')
     const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto('/task')
