@@ -19,7 +19,7 @@ import { Header } from '~/components/header'
 import { MentionNotifications } from '~/components/mention-notifications'
 import { PendingIndicator } from '~/components/pending-indicator'
 import { TaskModal, type TaskModalData } from '~/components/task-modal'
-import { Toaster, useServerToast } from '~/components/toaster'
+import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
 import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
@@ -145,10 +145,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
         <TaskModal
           key={'task' in loaderData.taskModal ? loaderData.taskModal.task.id : loaderData.taskModal.taskId}
           modal={loaderData.taskModal}
+          notice={loaderData.toast ? <NoscriptToast toast={loaderData.toast} /> : null}
           comments={
             'task' in loaderData.taskModal ? (
               <CommentsSection
                 taskId={loaderData.taskModal.task.id}
+                isPublic={loaderData.taskModal.task.isPublic}
                 discussion={loaderData.taskModal.discussion}
                 viewer={loaderData.user}
               />
@@ -158,15 +160,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       ) : null}
       <Header user={loaderData.user} theme={loaderData.theme} />
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
-      {loaderData.toast ? (
-        // Toasts need JavaScript; without it, the same message is a banner at the top of the page.
-        <noscript>
-          <div role="status" className="border-b bg-muted px-4 py-3 text-center text-sm">
-            <strong>{loaderData.toast.title}</strong>
-            {loaderData.toast.description ? ` ${loaderData.toast.description}` : null}
-          </div>
-        </noscript>
-      ) : null}
+      {loaderData.toast && !loaderData.taskModal ? <NoscriptToast toast={loaderData.toast} /> : null}
       <div id="main">
         <Outlet />
       </div>

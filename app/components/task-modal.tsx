@@ -1,12 +1,22 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import {
+  createContext,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from 'react'
 import { Form, Link, useFetcher, useLocation, useNavigate } from 'react-router'
 import type { Discussion } from '~/components/comments/comments-section'
 import { CsrfInput } from '~/components/csrf-input'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Input, Label } from '~/components/ui/input'
 import type { TaskView } from '~/services/tasks.server'
 import { cn } from '~/utils/cn'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 
 export type TaskModalData =
   | { error: string; taskId: string }
@@ -41,28 +51,57 @@ function useHrefWith(view: string | null) {
 }
 
 /**
+ * Tells the modal that its task is gone (deleted, or no longer shared with the viewer) when a
+ * part of it finds out, as the comments' polling does.
+ */
+const TaskGoneContext = createContext<() => void>(() => {})
+
+export function useReportTaskGone() {
+  return useContext(TaskGoneContext)
+}
+
+/**
  * The task-details modal, addressed by `?task=<id>` on any page. The server renders it open (a
  * non-modal <dialog open>, usable without JavaScript, with a link behind it as the overlay);
  * after hydration it becomes a real modal: focus trapped, Escape and the backdrop close it, and
- * focus returns to what opened it.
+ * focus returns to what opened it. `notice` is the page's flash message without JavaScript,
+ * shown inside the dialog because the overlay covers the page's own banner.
  */
-export function TaskModal({ modal, comments }: { modal: TaskModalData; comments?: ReactNode }) {
+export function TaskModal({
+  modal,
+  comments,
+  notice,
+}: {
+  modal: TaskModalData
+  comments?: ReactNode
+  notice?: ReactNode
+}) {
   const dialog = useRef<HTMLDialogElement>(null)
+  const body = useRef<HTMLDivElement>(null)
   const navigate = useNavigate()
   const closeHref = useCloseHref()
   const location = useLocation()
   const view = new URLSearchParams(location.search).get('view')
+  const [isGone, setIsGone] = useState(false)
+  const reportGone = useCallback(() => setIsGone(true), [])
 
   useEffect(() => {
     const element = dialog.current
     if (!element) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    // Someone who clicked into the server-rendered dialog before the scripts came keeps their
+    // place: showModal() would move focus to the first control (the X).
+    const isFocusInside = focused !== null && element.contains(focused)
+    const opener = isFocusInside ? null : focused
     if (!element.matches(':modal')) {
       element.close()
       element.showModal()
+      if (isFocusInside) focused.focus({ preventScroll: true })
     }
     return () => opener?.focus()
   }, [])
+
+  useFocusOnViewChange(body, view)
 
   const close = () => void navigate(closeHref, { preventScrollReset: true })
   const titleId = 'task-modal-title'
@@ -113,20 +152,58 @@ export function TaskModal({ modal, comments }: { modal: TaskModalData; comments?
             </svg>
           </Link>
         </div>
-        <div className="p-5">
-          {'error' in modal ? (
-            <p className="text-muted-foreground">The task does not exist, or you do not have access to it.</p>
-          ) : view === 'edit' && modal.isOwner ? (
-            <EditTask task={modal.task} />
-          ) : view === 'delete' && modal.isOwner ? (
-            <ConfirmDelete task={modal.task} />
-          ) : (
-            <TaskDetails modal={modal} comments={comments} />
-          )}
+        {notice}
+        <div className="p-5" ref={body}>
+          {isGone && !('error' in modal) ? <TaskGoneAlert /> : null}
+          <TaskGoneContext value={reportGone}>
+            {'error' in modal ? (
+              <p className="text-muted-foreground">
+                The task does not exist, or you do not have access to it.
+              </p>
+            ) : view === 'edit' && modal.isOwner ? (
+              <EditTask task={modal.task} />
+            ) : view === 'delete' && modal.isOwner ? (
+              <ConfirmDelete task={modal.task} />
+            ) : (
+              <TaskDetails modal={modal} comments={comments} />
+            )}
+          </TaskGoneContext>
         </div>
       </dialog>
     </>
   )
+}
+
+/** Said at the top of an open modal whose task was deleted or unshared meanwhile. */
+function TaskGoneAlert() {
+  return (
+    <div role="alert" className="mb-5 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+      <p className="font-semibold">Task not found</p>
+      <p className="text-muted-foreground">It was deleted, or it is no longer shared with you.</p>
+    </div>
+  )
+}
+
+/**
+ * Switching between the details and the edit or delete view replaces what had focus; without
+ * help it falls to <body>. Entering a view focuses its first control, leaving it (Save, Cancel)
+ * focuses the link that opened it. The first render leaves focus alone.
+ */
+function useFocusOnViewChange(body: RefObject<HTMLDivElement | null>, view: string | null) {
+  const previous = useRef(view)
+  useEffect(() => {
+    const left = previous.current
+    previous.current = view
+    const element = body.current
+    if (left === view || !element) return
+    const active = document.activeElement
+    if (active && active !== document.body && element.contains(active)) return
+    const target =
+      view === 'edit' || view === 'delete'
+        ? element.querySelector<HTMLElement>('input:not([type=hidden]), textarea, select, button')
+        : element.querySelector<HTMLElement>(`[data-opens-view="${left}"]`)
+    target?.focus()
+  }, [body, view])
 }
 
 type Loaded = Exclude<TaskModalData, { error: string }>
@@ -198,11 +275,21 @@ function TaskDetails({ modal, comments }: { modal: Loaded; comments?: ReactNode 
         <div className="flex flex-col gap-4 border-t pt-4">
           <ShareForm task={task} />
           <div className="flex flex-wrap gap-2">
-            <Link to={editHref} preventScrollReset className={buttonClasses('outline', 'sm')}>
+            <Link
+              to={editHref}
+              preventScrollReset
+              className={buttonClasses('outline', 'sm')}
+              data-opens-view="edit"
+            >
               Edit
             </Link>
             <PublicToggle task={task} />
-            <Link to={deleteHref} preventScrollReset className={buttonClasses('destructive', 'sm')}>
+            <Link
+              to={deleteHref}
+              preventScrollReset
+              className={buttonClasses('destructive', 'sm')}
+              data-opens-view="delete"
+            >
               Delete
             </Link>
           </div>
@@ -214,7 +301,10 @@ function TaskDetails({ modal, comments }: { modal: Loaded; comments?: ReactNode 
   )
 }
 
-/** A form to /task/actions that returns to this page; with JavaScript, a fetcher with an error toast. */
+/**
+ * A form to /task/actions that returns to this page; with JavaScript, a fetcher with an error
+ * toast. `children` get whether it is on its way, for the submit button.
+ */
 function TaskActionForm({
   intent,
   taskId,
@@ -223,18 +313,19 @@ function TaskActionForm({
 }: {
   intent: string
   taskId: string
-  children: ReactNode
+  children: (isPending: boolean) => ReactNode
   className?: string
 }) {
   const fetcher = useFetcher<{ error?: string }>()
+  const submitOnce = useSubmitOnce(fetcher)
   const location = useLocation()
   return (
-    <fetcher.Form method="post" action="/task/actions" className={className}>
+    <fetcher.Form method="post" action="/task/actions" className={className} onSubmit={submitOnce()}>
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="taskId" value={taskId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      {children}
+      {children(fetcher.state !== 'idle')}
       {fetcher.data?.error ? (
         <p role="alert" className="text-sm text-destructive">
           {fetcher.data.error}
@@ -247,24 +338,28 @@ function TaskActionForm({
 function StatusForm({ task }: { task: TaskView }) {
   return (
     <TaskActionForm intent="set-status" taskId={task.id} className="flex flex-wrap items-end gap-2">
-      <div className="flex flex-col gap-1">
-        <Label htmlFor="task-modal-status">Status</Label>
-        <select
-          id="task-modal-status"
-          name="status"
-          defaultValue={task.status}
-          className="h-9 rounded-md border bg-background px-2 text-sm"
-        >
-          {STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Button type="submit" size="sm" variant="outline">
-        Update status
-      </Button>
+      {(isPending) => (
+        <>
+          <div className="flex flex-col gap-1">
+            <Label htmlFor="task-modal-status">Status</Label>
+            <select
+              id="task-modal-status"
+              name="status"
+              defaultValue={task.status}
+              className="h-9 rounded-md border bg-background px-2 text-sm"
+            >
+              {STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </div>
+          <StatusButton isPending={isPending} pendingText="Updating…" size="sm" variant="outline">
+            Update status
+          </StatusButton>
+        </>
+      )}
     </TaskActionForm>
   )
 }
@@ -272,10 +367,14 @@ function StatusForm({ task }: { task: TaskView }) {
 function PublicToggle({ task }: { task: TaskView }) {
   return (
     <TaskActionForm intent="set-public" taskId={task.id}>
-      <input type="hidden" name="isPublic" value={task.isPublic ? 'false' : 'true'} />
-      <Button type="submit" size="sm" variant="outline">
-        {task.isPublic ? 'Make private' : 'Make public'}
-      </Button>
+      {(isPending) => (
+        <>
+          <input type="hidden" name="isPublic" value={task.isPublic ? 'false' : 'true'} />
+          <StatusButton isPending={isPending} pendingText="Saving…" size="sm" variant="outline">
+            {task.isPublic ? 'Make private' : 'Make public'}
+          </StatusButton>
+        </>
+      )}
     </TaskActionForm>
   )
 }
@@ -283,27 +382,37 @@ function PublicToggle({ task }: { task: TaskView }) {
 function ShareForm({ task }: { task: TaskView }) {
   return (
     <TaskActionForm intent="share" taskId={task.id} className="flex flex-col gap-2">
-      <Label htmlFor="task-modal-share">Share with (e-mail addresses)</Label>
-      <textarea
-        id="task-modal-share"
-        name="sharedWith"
-        rows={2}
-        defaultValue={task.sharedWith.join('\n')}
-        placeholder="grace@example.com"
-        className="rounded-md border bg-background px-3 py-2 text-sm"
-      />
-      {task.sharedWith.length > 0 ? (
-        <ul className="flex flex-wrap gap-1 text-xs text-muted-foreground" aria-label="Shared with">
-          {task.sharedWith.map((email, index) => (
-            <li key={email} className="rounded-full bg-muted px-2 py-0.5">
-              {task.sharedWithNames[index] ?? email}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <Button type="submit" size="sm" variant="outline" className="self-start">
-        Save sharing
-      </Button>
+      {(isPending) => (
+        <>
+          <Label htmlFor="task-modal-share">Share with (e-mail addresses)</Label>
+          <textarea
+            id="task-modal-share"
+            name="sharedWith"
+            rows={2}
+            defaultValue={task.sharedWith.join('\n')}
+            placeholder="grace@example.com"
+            className="rounded-md border bg-background px-3 py-2 text-sm"
+          />
+          {task.sharedWith.length > 0 ? (
+            <ul className="flex flex-wrap gap-1 text-xs text-muted-foreground" aria-label="Shared with">
+              {task.sharedWith.map((email, index) => (
+                <li key={email} className="rounded-full bg-muted px-2 py-0.5">
+                  {task.sharedWithNames[index] ?? email}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <StatusButton
+            isPending={isPending}
+            pendingText="Saving…"
+            size="sm"
+            variant="outline"
+            className="self-start"
+          >
+            Save sharing
+          </StatusButton>
+        </>
+      )}
     </TaskActionForm>
   )
 }
@@ -311,8 +420,10 @@ function ShareForm({ task }: { task: TaskView }) {
 function EditTask({ task }: { task: TaskView }) {
   const cancelHref = useHrefWith(null)
   const location = useLocation()
+  const isPending = useIsPending({ formAction: '/task/actions', intent: 'update' })
+  const submitOnce = useSubmitOnce()
   return (
-    <Form method="post" action="/task/actions" className="flex flex-col gap-4">
+    <Form method="post" action="/task/actions" className="flex flex-col gap-4" onSubmit={submitOnce()}>
       <CsrfInput />
       <input type="hidden" name="intent" value="update" />
       <input type="hidden" name="taskId" value={task.id} />
@@ -351,7 +462,9 @@ function EditTask({ task }: { task: TaskView }) {
         </div>
       </div>
       <div className="flex gap-2">
-        <Button type="submit">Save</Button>
+        <StatusButton isPending={isPending} pendingText="Saving…">
+          Save
+        </StatusButton>
         <Link to={cancelHref} preventScrollReset className={buttonClasses('outline')}>
           Cancel
         </Link>
@@ -395,8 +508,10 @@ function SelectField({
 function ConfirmDelete({ task }: { task: TaskView }) {
   const cancelHref = useHrefWith(null)
   const location = useLocation()
+  const isPending = useIsPending({ formAction: '/task/actions', intent: 'delete' })
+  const submitOnce = useSubmitOnce()
   return (
-    <Form method="post" action="/task/actions" className="flex flex-col gap-4">
+    <Form method="post" action="/task/actions" className="flex flex-col gap-4" onSubmit={submitOnce()}>
       <CsrfInput />
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="taskId" value={task.id} />
@@ -409,9 +524,9 @@ function ConfirmDelete({ task }: { task: TaskView }) {
         This cannot be undone.
       </p>
       <div className="flex gap-2">
-        <Button type="submit" variant="destructive">
+        <StatusButton isPending={isPending} pendingText="Deleting…" variant="destructive">
           Delete task
-        </Button>
+        </StatusButton>
         <Link to={cancelHref} preventScrollReset className={buttonClasses('outline')}>
           Cancel
         </Link>

@@ -1,13 +1,17 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import { createPortal } from 'react-dom'
 import { Toaster as Sonner, toast as showToast } from 'sonner'
 import type { Toast } from '~/toast.server'
 
 /**
  * The toast area, with the spec's settings (§9): 4000 ms, three visible, 14 px gap, Alt+T,
- * 24/16 px offsets. The issue places it top-right.
+ * 24/16 px offsets. The issue places it top-right. It lives in the top layer, above the task
+ * modal, the drawer and the account menu (see `useTopLayerHost`).
  */
 export function Toaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
-  return (
+  const host = useTopLayerHost()
+  if (!host) return null
+  return createPortal(
     <Sonner
       position="top-right"
       theme={theme}
@@ -19,8 +23,84 @@ export function Toaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
       mobileOffset={16}
       closeButton
       richColors
-    />
+    />,
+    host,
   )
+}
+
+/**
+ * An element that stays the topmost thing on the page. The task modal is a modal <dialog> and
+ * the drawer and account menu are popovers: all three sit in the browser's top layer, which no
+ * z-index reaches, and a modal dialog makes everything outside it inert. So the host is itself a
+ * popover (`popover="manual"`, which closes nothing else), shown again each time something else
+ * enters the top layer so that it is the newest there, and placed inside the open modal dialog,
+ * if any, so that it is not inert. Toasts shown meanwhile survive the move: sonner keeps them.
+ */
+function useTopLayerHost() {
+  const [host, setHost] = useState<HTMLElement | null>(null)
+
+  useEffect(() => {
+    const element = document.createElement('div')
+    element.dataset.toasterHost = ''
+    const canPop = typeof element.showPopover === 'function'
+    if (canPop) element.popover = 'manual'
+    // Not the popover's default box: no size, no border or background; the toasts place themselves.
+    Object.assign(element.style, {
+      position: 'fixed',
+      inset: '0 auto auto 0',
+      width: '0',
+      height: '0',
+      margin: '0',
+      padding: '0',
+      border: '0',
+      overflow: 'visible',
+      background: 'transparent',
+    })
+
+    const openModal = () => {
+      const modals = document.querySelectorAll('dialog:modal')
+      return modals[modals.length - 1] ?? null
+    }
+    const raise = () => {
+      const container = openModal() ?? document.body
+      if (element.parentElement !== container) container.append(element)
+      if (!canPop) return
+      if (element.matches(':popover-open')) element.hidePopover()
+      element.showPopover()
+    }
+    const isMisplaced = () => element.parentElement !== (openModal() ?? document.body)
+
+    // Popovers (the drawer, the account menu) say they opened with a `toggle` event.
+    const onToggle = (event: Event) => {
+      if (event.target === element) return
+      if ((event as ToggleEvent).newState === 'open' || isMisplaced()) raise()
+    }
+    // A dialog opening or closing changes its `open` attribute; one taken out of the page (the
+    // modal closing by navigation) takes the host with it.
+    const observer = new MutationObserver((records) => {
+      const hasDialogChanged = records.some(
+        (record) => record.type === 'attributes' && record.target instanceof HTMLDialogElement,
+      )
+      if (hasDialogChanged || isMisplaced()) raise()
+    })
+
+    raise()
+    document.addEventListener('toggle', onToggle, true)
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['open'],
+    })
+    setHost(element)
+    return () => {
+      observer.disconnect()
+      document.removeEventListener('toggle', onToggle, true)
+      element.remove()
+    }
+  }, [])
+
+  return host
 }
 
 /** Shows a toast the server flashed across a redirect, once. */
@@ -30,4 +110,19 @@ export function useServerToast(toast: Toast | null) {
     const show = toast.type === 'default' ? showToast : showToast[toast.type]
     show(toast.title, { id: toast.id, description: toast.description })
   }, [toast])
+}
+
+/**
+ * The flashed message without JavaScript, where toasts cannot show: a banner at the top of the
+ * page, or of the task modal while one is open (its overlay covers the page).
+ */
+export function NoscriptToast({ toast }: { toast: Toast }) {
+  return (
+    <noscript>
+      <div role="status" className="border-b bg-muted px-4 py-3 text-center text-sm">
+        <strong>{toast.title}</strong>
+        {toast.description ? ` ${toast.description}` : null}
+      </div>
+    </noscript>
+  )
 }

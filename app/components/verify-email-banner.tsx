@@ -1,7 +1,8 @@
-import { Form, useLocation, useNavigation, useRouteLoaderData } from 'react-router'
+import { Form, useLocation, useRouteLoaderData } from 'react-router'
 import { CsrfInput } from '~/components/csrf-input'
-import { Button } from '~/components/ui/button'
+import { StatusButton } from '~/components/ui/button'
 import type { loader as rootLoader } from '~/root'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 
 /** The toast title of a resent link; the banner and the page show it without JavaScript too. */
 export const VERIFICATION_SENT = 'Verification e-mail sent'
@@ -15,10 +16,10 @@ const ACTION = '/email/request-verification'
  */
 export function VerifyEmailBanner() {
   const location = useLocation()
-  const navigation = useNavigation()
+  const isSending = useIsPending({ formAction: ACTION })
+  const submitOnce = useSubmitOnce()
   const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
   if (location.pathname.startsWith('/email/')) return null
-  const isSending = navigation.state === 'submitting' && navigation.formAction === ACTION
   const isSent = toast?.title === VERIFICATION_SENT
 
   return (
@@ -33,12 +34,12 @@ export function VerifyEmailBanner() {
             {toast.description ?? toast.title}
           </p>
         ) : (
-          <Form method="post" action={ACTION}>
+          <Form method="post" action={ACTION} onSubmit={submitOnce()}>
             <CsrfInput />
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-            <Button type="submit" size="sm" variant="outline" disabled={isSending}>
-              {isSending ? 'Sending…' : 'Resend verification e-mail'}
-            </Button>
+            <StatusButton isPending={isSending} pendingText="Sending…" size="sm" variant="outline">
+              Resend verification e-mail
+            </StatusButton>
           </Form>
         )}
       </div>

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor } from '~/auth/context.server'
 import { ForgotPasswordSchema } from '~/auth/schemas'
@@ -8,10 +8,11 @@ import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
 import { requestPasswordReset } from '~/services/accounts.server'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.forgot-password'
 import { AuthCard } from './auth/auth-card'
@@ -48,8 +49,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const isPending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
@@ -96,13 +97,14 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         action="/email/forgot-password"
         className="flex flex-col gap-4"
         {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
       >
         <CsrfInput />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Sending…' : 'Send reset link'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Sending…">
+          Send reset link
+        </StatusButton>
       </Form>
     </AuthCard>
   )

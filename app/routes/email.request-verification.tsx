@@ -1,18 +1,19 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RedirectSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
 import { Alert } from '~/components/ui/alert'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { VERIFICATION_SENT } from '~/components/verify-email-banner'
 import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/email.request-verification'
@@ -53,8 +54,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function RequestVerification({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const isPending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const [form] = useForm({
     id: 'request-verification',
     lastResult: actionData?.result,
@@ -84,12 +85,17 @@ export default function RequestVerification({ loaderData, actionData }: Route.Co
         </>
       }
     >
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Sending…' : 'Send a new verification link'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Sending…">
+          Send a new verification link
+        </StatusButton>
       </Form>
     </AuthCard>
   )

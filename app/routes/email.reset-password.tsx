@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { csrfTokenFor } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/login.server'
 import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/auth/schemas'
@@ -8,12 +8,13 @@ import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { Alert } from '~/components/ui/alert'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { isLinkUsable } from '~/email/links.server'
 import { kickOutbox } from '~/email/worker.server'
 import { INVALID_RESET_LINK, resetPassword } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.reset-password'
 import { AuthCard } from './auth/auth-card'
@@ -69,8 +70,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const isPending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult: actionData?.result,
@@ -104,7 +105,12 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       title="Choose a new password"
       description="Setting it signs you out everywhere; then sign in with the new password."
     >
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name={fields.token.name} value={loaderData.token} />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -122,9 +128,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           type="password"
           autoComplete="new-password"
         />
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Saving…' : 'Set new password'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Saving…">
+          Set new password
+        </StatusButton>
       </Form>
     </AuthCard>
   )

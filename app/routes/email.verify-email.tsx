@@ -1,16 +1,17 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { isLinkUsable } from '~/email/links.server'
 import { INVALID_VERIFICATION_LINK, verifyEmail } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/email.verify-email'
@@ -71,8 +72,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formMethod === 'POST'
+  const isPending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'verify-email',
     lastResult: actionData?.result,
@@ -118,13 +119,18 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
       title="Verify your e-mail address"
       description="One click confirms that the address this link was sent to is yours."
     >
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name={fields.token.name} value={loaderData.token} />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Verifying…' : 'Verify e-mail address'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Verifying…">
+          Verify e-mail address
+        </StatusButton>
       </Form>
     </AuthCard>
   )

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/login.server'
 import {
@@ -14,10 +14,11 @@ import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
-import { Button } from '~/components/ui/button'
+import { StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { changePassword, deleteAccount, getAccount, updateProfile } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
@@ -163,11 +164,6 @@ function Section({
   )
 }
 
-function useIsSubmitting(intent: string) {
-  const navigation = useNavigation()
-  return navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
-}
-
 function ProfileSection({
   account,
   actionData,
@@ -175,7 +171,8 @@ function ProfileSection({
   account: { name: string; image: string | null }
   actionData: ActionData
 }) {
-  const isPending = useIsSubmitting('update-profile')
+  const isPending = useIsPending({ intent: 'update-profile' })
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'update-profile',
     lastResult: resultFor(actionData, 'update-profile'),
@@ -185,22 +182,28 @@ function ProfileSection({
   })
   return (
     <Section title="Profile" description="Your name and picture, as others see them on tasks and comments.">
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name="intent" value="update-profile" />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Name" meta={fields.name} autoComplete="name" />
         <Field label="Image URL" meta={fields.image} type="url" placeholder="https://…" />
-        <Button type="submit" className="self-start" disabled={isPending}>
-          {isPending ? 'Saving…' : 'Save profile'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Saving…" className="self-start">
+          Save profile
+        </StatusButton>
       </Form>
     </Section>
   )
 }
 
 function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; actionData: ActionData }) {
-  const isPending = useIsSubmitting('change-password')
+  const isPending = useIsPending({ intent: 'change-password' })
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'change-password',
     lastResult: resultFor(actionData, 'change-password'),
@@ -216,7 +219,12 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
           : 'You sign in with GitHub or Google. Set a password to sign in with your e-mail too.'
       }
     >
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name="intent" value="change-password" />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -235,9 +243,9 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
           type="password"
           autoComplete="new-password"
         />
-        <Button type="submit" className="self-start" disabled={isPending}>
-          {isPending ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Saving…" className="self-start">
+          {hasPassword ? 'Change password' : 'Set password'}
+        </StatusButton>
       </Form>
     </Section>
   )
@@ -272,44 +280,67 @@ function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
                 {session.ip ? ` · ${session.ip}` : ''}
               </p>
             </div>
-            <Form method="post">
-              <CsrfInput />
-              <input type="hidden" name="intent" value="revoke-session" />
-              <input type="hidden" name="sessionId" value={session.id} />
-              <Button
-                type="submit"
-                variant="outline"
-                size="sm"
-                aria-label={`Revoke ${session.device} session`}
-              >
-                Revoke
-              </Button>
-            </Form>
+            <RevokeSessionForm session={session} />
           </li>
         ))}
       </ul>
       <div className="mt-4 flex flex-wrap gap-3">
-        <Form method="post">
-          <CsrfInput />
-          <input type="hidden" name="intent" value="revoke-other-sessions" />
-          <Button type="submit" variant="outline" disabled={sessions.length < 2}>
-            Sign out other devices
-          </Button>
-        </Form>
-        <Form method="post">
-          <CsrfInput />
-          <input type="hidden" name="intent" value="revoke-all-sessions" />
-          <Button type="submit" variant="outline">
-            Sign out everywhere
-          </Button>
-        </Form>
+        <SessionsForm intent="revoke-other-sessions" disabled={sessions.length < 2}>
+          Sign out other devices
+        </SessionsForm>
+        <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
       </div>
     </Section>
   )
 }
 
+function RevokeSessionForm({ session }: { session: SessionRow }) {
+  const isPending = useIsPending({ intent: 'revoke-session', fields: { sessionId: session.id } })
+  const submitOnce = useSubmitOnce()
+  return (
+    <Form method="post" onSubmit={submitOnce()}>
+      <CsrfInput />
+      <input type="hidden" name="intent" value="revoke-session" />
+      <input type="hidden" name="sessionId" value={session.id} />
+      <StatusButton
+        isPending={isPending}
+        pendingText="Revoking…"
+        variant="outline"
+        size="sm"
+        aria-label={`Revoke ${session.device} session`}
+      >
+        Revoke
+      </StatusButton>
+    </Form>
+  )
+}
+
+/** Signs out of several sessions at once: every other device, or every device. */
+function SessionsForm({
+  intent,
+  disabled,
+  children,
+}: {
+  intent: 'revoke-other-sessions' | 'revoke-all-sessions'
+  disabled?: boolean
+  children: React.ReactNode
+}) {
+  const isPending = useIsPending({ intent })
+  const submitOnce = useSubmitOnce()
+  return (
+    <Form method="post" onSubmit={submitOnce()}>
+      <CsrfInput />
+      <input type="hidden" name="intent" value={intent} />
+      <StatusButton isPending={isPending} pendingText="Signing out…" variant="outline" disabled={disabled}>
+        {children}
+      </StatusButton>
+    </Form>
+  )
+}
+
 function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; actionData: ActionData }) {
-  const isPending = useIsSubmitting('delete-account')
+  const isPending = useIsPending({ intent: 'delete-account' })
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'delete-account',
     lastResult: resultFor(actionData, 'delete-account'),
@@ -320,7 +351,12 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
       title="Delete account"
       description="Deletes your account with its tasks, comments and chats. This cannot be undone."
     >
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name="intent" value="delete-account" />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -338,9 +374,14 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
             autoComplete="off"
           />
         )}
-        <Button type="submit" variant="destructive" className="self-start" disabled={isPending}>
-          {isPending ? 'Deleting…' : 'Delete my account'}
-        </Button>
+        <StatusButton
+          isPending={isPending}
+          pendingText="Deleting…"
+          variant="destructive"
+          className="self-start"
+        >
+          Delete my account
+        </StatusButton>
       </Form>
     </Section>
   )

@@ -7,7 +7,7 @@ import { csrfTokenFor } from '~/auth/context.server'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { MailIcon } from '~/components/marketing/icons'
-import { Button } from '~/components/ui/button'
+import { StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { env } from '~/env.server'
 import type { loader as rootLoader } from '~/root'
@@ -15,6 +15,7 @@ import { RateLimited } from '~/services/errors'
 import { sendSupportMessage } from '~/services/support.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/support'
 import { SupportMessageSchema } from './support.schema'
@@ -86,7 +87,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Support({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
-  const isSending = navigation.state === 'submitting' && navigation.formAction === '/support'
+  const isSending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
   const sent = toast?.title === MESSAGE_SENT ? toast : null
 
@@ -142,6 +144,7 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
           method="post"
           action="/support"
           {...getFormProps(form)}
+          onSubmit={submitOnce(form.onSubmit)}
           // Our messages, in both modes, instead of the browser's built-in bubbles.
           noValidate
           // A fresh, empty form after each message sent.
@@ -181,9 +184,9 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
             />
           </Field>
 
-          <Button type="submit" size="lg" disabled={isSending} className="w-full sm:w-auto">
-            {isSending ? 'Sending…' : 'Send message'}
-          </Button>
+          <StatusButton isPending={isSending} pendingText="Sending…" size="lg" className="w-full sm:w-auto">
+            Send message
+          </StatusButton>
         </Form>
       </section>
     </main>

@@ -13,13 +13,14 @@ import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/input'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/db/schema'
 import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
 import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/task'
@@ -275,7 +276,8 @@ function CreateTask({
   result: SubmissionResult<string[]> | undefined
 }) {
   const navigation = useNavigation()
-  const isPending = navigation.state === 'submitting' && navigation.formAction === '/task'
+  const isPending = useIsPending({ formAction: '/task' })
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'create-task',
     lastResult: navigation.state === 'idle' ? result : undefined,
@@ -289,7 +291,13 @@ function CreateTask({
       <h2 id="create-task-title" className="text-lg font-semibold">
         New task
       </h2>
-      <Form method="post" action="/task" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        action="/task"
+        className="mt-4 flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Title" meta={fields.text} placeholder="What needs doing?" />
@@ -357,9 +365,9 @@ function CreateTask({
           <input {...getInputProps(fields.isPublic, { type: 'checkbox' })} key={fields.isPublic.key} />
           Public (anyone with the link can read it)
         </label>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Creating…' : 'Create task'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Creating…">
+          Create task
+        </StatusButton>
       </Form>
     </section>
   )

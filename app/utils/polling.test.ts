@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { nextPollDelay, type PageVisibility, retryDelay, startPolling } from './polling'
+import { nextPollDelay, type PageVisibility, retryDelay, STOP_POLLING, startPolling } from './polling'
 
 describe('retryDelay', () => {
   test('doubles from 1 s: 1 s, 2 s, 4 s…', () => {
@@ -130,6 +130,25 @@ describe('startPolling', () => {
     expect(signal?.aborted).toBe(true)
     await vi.advanceTimersByTimeAsync(10_000)
     expect(calls).toEqual([0])
+  })
+
+  test('a poll that returns STOP_POLLING is the last one', async () => {
+    const page = fakePage()
+    stop = startPolling(
+      async () => {
+        calls.push(Date.now())
+        return calls.length === 2 ? STOP_POLLING : undefined
+      },
+      3000,
+      page,
+    )
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(calls).toEqual([0, 3000])
+    // Nor does the tab coming back start it again.
+    page.show('hidden')
+    page.show('visible')
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(calls).toEqual([0, 3000])
   })
 
   test('never runs two polls at once: the next waits for the slow one to finish', async () => {

@@ -28,12 +28,16 @@ export function nextPollDelay(failures: number, intervalMs: number): number {
   return retry === 0 ? intervalMs : retryDelay(retry)
 }
 
+/** What a poll returns when there will be nothing more to read (the thing polled is gone). */
+export const STOP_POLLING = Symbol('stop polling')
+
 /** What the poller needs of `document`, so tests can stand in for a tab. */
 export type PageVisibility = Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>
 
 /**
- * Runs `poll` now and then again on schedule until the returned stop function is called. Only
- * one poll is in flight at a time; stopping aborts it (`signal`) and schedules nothing more.
+ * Runs `poll` now and then again on schedule until the returned stop function is called, or a
+ * poll returns `STOP_POLLING`. Only one poll is in flight at a time; stopping aborts it
+ * (`signal`) and schedules nothing more.
  */
 export function startPolling(
   poll: (signal: AbortSignal) => Promise<unknown>,
@@ -55,7 +59,7 @@ export function startPolling(
     const controller = new AbortController()
     inFlight = controller
     try {
-      await poll(controller.signal)
+      if ((await poll(controller.signal)) === STOP_POLLING) stop()
       failures = 0
     } catch (error) {
       if (controller.signal.aborted) return
@@ -75,14 +79,16 @@ export function startPolling(
     }
   }
 
-  page.addEventListener('visibilitychange', onVisibilityChange)
-  void run()
-  return () => {
+  function stop() {
     isStopped = true
     clearTimeout(timer)
     inFlight?.abort()
     page.removeEventListener('visibilitychange', onVisibilityChange)
   }
+
+  page.addEventListener('visibilitychange', onVisibilityChange)
+  void run()
+  return stop
 }
 
 /**

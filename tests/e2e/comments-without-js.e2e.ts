@@ -64,8 +64,8 @@ test('add, reply, react, edit and delete through the forms, each told by the ban
   const box = newCommentBox(adas.page)
   await expect(box).toHaveAttribute('placeholder', 'Add a comment... Type @ to mention someone')
   await expect(box).toHaveAttribute('rows', '3')
-  // The server cannot tell the platform; without JavaScript the hint keeps its Mac wording.
-  await expect(commentsSection(adas.page).getByText('Press Cmd+Enter to send', { exact: true })).toBeVisible()
+  // The shortcut is a script's: without JavaScript no hint offers it.
+  await expect(commentsSection(adas.page).getByText(/\+Enter to send/)).toHaveCount(0)
 
   // A comment naming Grace notifies her, by the text alone (no picker without JavaScript).
   const first = '@Grace could you check the venue contract before Friday?'

@@ -130,3 +130,14 @@ export function hue(color: string) {
   if (!oklch?.[1]) throw new Error(`Cannot tell the hue of ${color}`)
   return Number(oklch[1])
 }
+
+/** Ada and Grace, and a private task of Ada's shared with Grace. */
+export async function sharedTask(baseURL: string, project: string, label: string) {
+  const [ada, grace] = await Promise.all([
+    verifiedPerson(baseURL, 'Ada', project),
+    verifiedPerson(baseURL, 'Grace', project),
+  ])
+  const text = uniqueTitle(label, project)
+  const { id } = await createTaskThroughApi(ada, { text, sharedWith: [grace.email] })
+  return { ada, grace, id, text }
+}

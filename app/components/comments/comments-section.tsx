@@ -4,16 +4,18 @@ import { toast } from 'sonner'
 import type { SessionUser } from '~/auth/session-user'
 import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { useReportTaskGone } from '~/components/task-modal'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import type { ReactionType } from '~/db/schema'
 import type { CommentActionData } from '~/routes/task-comments'
 import type { CommentView } from '~/services/comments.server'
 import { cn } from '~/utils/cn'
 import { findMentions, type Mentionable } from '~/utils/mentions'
+import { useSubmitOnce } from '~/utils/pending'
 import { usePolling } from '~/utils/polling'
 import { formatRelativeTime } from '~/utils/relative-time'
-import { fetchRpc } from '~/utils/rpc-client'
 import { useHydrated } from '~/utils/use-hydrated'
+import { COMMENT_POLL_MS, pollComments } from './live-comments'
 import { MentionText } from './mention-text'
 import { MentionTextarea } from './mention-textarea'
 
@@ -37,6 +39,14 @@ const REACTIONS: { type: ReactionType; emoji: string; label: string }[] = [
 
 export const MENTION_PLACEHOLDER = 'Add a comment... Type @ to mention someone'
 export const NO_MENTION_PLACEHOLDER = 'Add a comment... (Mentions disabled for public tasks)'
+/** A private task nobody else may see yet: there is no one to mention until it is shared. */
+export const NOBODY_TO_MENTION_PLACEHOLDER = 'Add a comment... (Share this task to mention people)'
+
+/** The new-comment box's placeholder: why the @ picker is empty, when it is. */
+export function commentPlaceholder(isPublic: boolean, mentionable: Mentionable[]) {
+  if (isPublic) return NO_MENTION_PLACEHOLDER
+  return mentionable.length > 0 ? MENTION_PLACEHOLDER : NOBODY_TO_MENTION_PLACEHOLDER
+}
 
 type View = { kind: 'reply' | 'edit-comment' | 'delete-comment'; commentId: string } | null
 
@@ -63,36 +73,46 @@ function useViewHref() {
   }
 }
 
-/** The spec's comment polling interval (§9), until event streams replace it. */
-export const COMMENT_POLL_MS = 2000
-
 /**
  * The discussion as fresh as polling keeps it. A poll's answer counts only while the loader's
  * data it started from is still current: after a change revalidates the page, the loader's list
- * is newer than any poll that was already on its way.
+ * is newer than any poll that was already on its way. Once the task is gone (deleted, or no
+ * longer shared with this person) polling stops and the modal says so.
  */
 function useLiveComments(taskId: string, discussion: Discussion) {
   const [polled, setPolled] = useState<{ comments: CommentView[]; from: Discussion } | null>(null)
+  const [isGone, setIsGone] = useState(false)
+  const reportGone = useReportTaskGone()
   usePolling(async (signal) => {
     const from = discussion
-    const comments = await fetchRpc<CommentView[]>('comments/getComments', { taskId }, { signal })
-    setPolled({ comments, from })
+    return pollComments(taskId, signal, {
+      onComments: (comments) => setPolled({ comments, from }),
+      onGone: () => {
+        setIsGone(true)
+        reportGone()
+      },
+    })
   }, COMMENT_POLL_MS)
-  return polled?.from === discussion ? polled.comments : discussion.comments
+  return { comments: polled?.from === discussion ? polled.comments : discussion.comments, isGone }
 }
 
 export function CommentsSection({
   taskId,
+  isPublic,
   discussion,
   viewer,
 }: {
   taskId: string
+  isPublic: boolean
   discussion: Discussion
   viewer: Viewer
 }) {
   const location = useLocation()
-  const [view, setView] = useState<View>(() => viewFrom(location.search))
-  const comments = useLiveComments(taskId, discussion)
+  const [shownView, setView] = useState<View>(() => viewFrom(location.search))
+  const { comments, isGone } = useLiveComments(taskId, discussion)
+  // A task that is gone takes no more comments, replies or reactions; what it had stays readable.
+  const canAct = viewer !== null && !isGone
+  const view = canAct ? shownView : null
   const { mentionable } = discussion
 
   // Names to highlight: whoever may be mentioned, and whoever took part.
@@ -125,6 +145,7 @@ export function CommentsSection({
     <CommentItem
       comment={comment}
       viewer={viewer}
+      canAct={canAct}
       people={knownPeople}
       mentionable={mentionable}
       view={view}
@@ -139,7 +160,12 @@ export function CommentsSection({
       </h3>
 
       {viewer ? (
-        <NewCommentForm taskId={taskId} mentionable={mentionable} />
+        <NewCommentForm
+          taskId={taskId}
+          mentionable={mentionable}
+          placeholder={commentPlaceholder(isPublic, mentionable)}
+          isDisabled={isGone}
+        />
       ) : (
         <p className="text-sm text-muted-foreground">
           <Link
@@ -196,6 +222,7 @@ function threadOwns(root: CommentView, replies: CommentView[], commentId: string
 function CommentItem({
   comment,
   viewer,
+  canAct,
   people,
   mentionable,
   view,
@@ -203,6 +230,7 @@ function CommentItem({
 }: {
   comment: CommentView
   viewer: Viewer
+  canAct: boolean
   people: Mentionable[]
   mentionable: Mentionable[]
   view: View
@@ -282,8 +310,8 @@ function CommentItem({
           <DeleteConfirmation comment={comment} onClose={() => onView(null)} />
         ) : isEditing ? null : (
           <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-            <Reactions comment={comment} viewer={viewer} />
-            {viewer
+            <Reactions comment={comment} viewer={viewer} canReact={canAct} />
+            {canAct
               ? viewLink(
                   isReplying ? null : { kind: 'reply', commentId: comment.id },
                   `Reply to ${comment.userName}`,
@@ -291,7 +319,7 @@ function CommentItem({
                   { isExpanded: isReplying },
                 )
               : null}
-            {isOwn ? (
+            {isOwn && canAct ? (
               <>
                 {viewLink({ kind: 'edit-comment', commentId: comment.id }, 'Edit comment', 'Edit')}
                 {viewLink({ kind: 'delete-comment', commentId: comment.id }, 'Delete comment', 'Delete', {
@@ -386,11 +414,18 @@ function CommentForm({
   ref?: Ref<HTMLFormElement>
 } & Omit<FetcherFormProps, 'method' | 'action' | 'children'>) {
   const location = useLocation()
+  const submitOnce = useSubmitOnce(fetcher)
   const back = new URLSearchParams(location.search)
   back.delete('view')
   back.delete('comment')
   return (
-    <fetcher.Form method="post" action="/task/comments" preventScrollReset {...props}>
+    <fetcher.Form
+      method="post"
+      action="/task/comments"
+      preventScrollReset
+      {...props}
+      onSubmit={submitOnce(props.onSubmit)}
+    >
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="redirectTo" value={`${location.pathname}?${back}`} />
@@ -434,16 +469,22 @@ function useComposer(initialContent: string, onDone: () => void) {
   return { content, setContent, form, fetcher, isPending, canSubmit }
 }
 
-function NewCommentForm({ taskId, mentionable }: { taskId: string; mentionable: Mentionable[] }) {
-  const {
-    content,
-    setContent,
-    form,
-    fetcher,
-    isPending,
-    canSubmit: canSend,
-  } = useComposer('', () => setContent(''))
+function NewCommentForm({
+  taskId,
+  mentionable,
+  placeholder,
+  isDisabled,
+}: {
+  taskId: string
+  mentionable: Mentionable[]
+  placeholder: string
+  isDisabled: boolean
+}) {
+  const { content, setContent, form, fetcher, isPending, canSubmit } = useComposer('', () => setContent(''))
+  const canSend = canSubmit && !isDisabled
   const isMac = useIsMac()
+  // The shortcut is a script's: without JavaScript the hint would offer what cannot work.
+  const isHydrated = useHydrated()
   const hintId = useId()
   const fieldId = useId()
   return (
@@ -463,20 +504,29 @@ function NewCommentForm({ taskId, mentionable }: { taskId: string; mentionable: 
         name="content"
         rows={3}
         required
-        placeholder={mentionable.length > 0 ? MENTION_PLACEHOLDER : NO_MENTION_PLACEHOLDER}
+        placeholder={placeholder}
         users={mentionable}
         value={content}
         onValueChange={setContent}
         onSubmitShortcut={() => submitOnShortcut(form.current, canSend)}
-        aria-describedby={hintId}
+        disabled={isDisabled}
+        aria-describedby={isHydrated ? hintId : undefined}
       />
       <div className="flex items-center justify-between gap-2">
-        <p id={hintId} className="text-xs text-muted-foreground">
-          Press {isMac ? 'Cmd' : 'Ctrl'}+Enter to send
-        </p>
-        <Button type="submit" size="sm" disabled={!canSend}>
-          {isPending ? 'Sending…' : 'Send'}
-        </Button>
+        {isHydrated ? (
+          <p id={hintId} className="text-xs text-muted-foreground">
+            Press {isMac ? 'Cmd' : 'Ctrl'}+Enter to send
+          </p>
+        ) : null}
+        <StatusButton
+          isPending={isPending}
+          pendingText="Sending…"
+          size="sm"
+          className="ml-auto"
+          disabled={!canSend}
+        >
+          Send
+        </StatusButton>
       </div>
     </CommentForm>
   )
@@ -580,9 +630,9 @@ function CommentComposer({
         onSubmitShortcut={() => submitOnShortcut(form.current, canSubmit)}
       />
       <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={!canSubmit}>
-          {isPending ? pendingLabel : idleLabel}
-        </Button>
+        <StatusButton isPending={isPending} pendingText={pendingLabel} size="sm" disabled={!canSubmit}>
+          {idleLabel}
+        </StatusButton>
         <CancelLink href={viewHref(null)} onCancel={onClose} />
       </div>
     </CommentForm>
@@ -607,9 +657,9 @@ function DeleteConfirmation({ comment, onClose }: { comment: CommentView; onClos
           Are you sure you want to delete this comment?
         </p>
         <div className="flex gap-2">
-          <Button type="submit" size="sm" variant="destructive" disabled={isPending} autoFocus>
-            {isPending ? 'Deleting…' : 'Delete'}
-          </Button>
+          <StatusButton isPending={isPending} pendingText="Deleting…" size="sm" variant="destructive" autoFocus>
+            Delete
+          </StatusButton>
           <CancelLink href={viewHref(null)} onCancel={onClose} />
         </div>
       </CommentForm>
@@ -636,7 +686,15 @@ function CancelLink({ href, onCancel }: { href: string; onCancel: () => void }) 
 
 // ── Reactions ───────────────────────────────────────────────────────────────
 
-function Reactions({ comment, viewer }: { comment: CommentView; viewer: Viewer }) {
+function Reactions({
+  comment,
+  viewer,
+  canReact,
+}: {
+  comment: CommentView
+  viewer: Viewer
+  canReact: boolean
+}) {
   const reactions = JSON.parse(comment.reactions) as { type: ReactionType; userId: string }[]
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Reactions">
@@ -649,7 +707,7 @@ function Reactions({ comment, viewer }: { comment: CommentView; viewer: Viewer }
               reaction={reaction}
               count={given.length}
               isMine={viewer !== null && given.some((r) => r.userId === viewer.id)}
-              canReact={viewer !== null}
+              canReact={canReact}
             />
           </li>
         )

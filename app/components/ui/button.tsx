@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { cn } from '~/utils/cn'
 
 const variants = {
@@ -43,4 +43,35 @@ export function Button({
   ...props
 }: ComponentProps<'button'> & { variant?: ButtonVariant; size?: ButtonSize }) {
   return <button type={type} className={buttonClasses(variant, size, className)} {...props} />
+}
+
+/**
+ * A submit button that shows its form is on its way: disabled (so it cannot be sent twice),
+ * `aria-busy`, a spinner and the pending text. Pair it with `useIsPending` (a `<Form>`) or a
+ * fetcher's state, and submit the form through `useSubmitOnce`, which disables the button before
+ * a second click can land.
+ */
+export function StatusButton({
+  isPending,
+  pendingText,
+  disabled,
+  children,
+  type = 'submit',
+  ...props
+}: ComponentProps<typeof Button> & { isPending: boolean; pendingText?: ReactNode }) {
+  return (
+    <Button type={type} disabled={disabled || isPending} aria-busy={isPending || undefined} {...props}>
+      {isPending ? (
+        <>
+          <svg aria-hidden viewBox="0 0 24 24" className="size-4 animate-spin" fill="none">
+            <circle cx="12" cy="12" r="9" stroke="currentColor" strokeWidth="3" className="opacity-25" />
+            <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+          </svg>
+          {pendingText ?? children}
+        </>
+      ) : (
+        children
+      )}
+    </Button>
+  )
 }

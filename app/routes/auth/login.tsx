@@ -1,12 +1,13 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Form, Link, useNavigation } from 'react-router'
+import { Form, Link } from 'react-router'
 import { authenticateWithPassword } from '~/auth/authenticator.server'
 import { SignInSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
-import { Button } from '~/components/ui/button'
+import { StatusButton } from '~/components/ui/button'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { keepRetryAfter } from '~/utils/submission.server'
 import type { Route } from './+types/login'
 import { AuthCard } from './auth-card'
@@ -28,8 +29,8 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formAction === '/login'
+  const isPending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'login',
     lastResult: actionData?.result,
@@ -61,7 +62,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <OAuthDivider />
         </>
       ) : null}
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -72,9 +78,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Signing in…' : 'Sign in'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Signing in…">
+          Sign in
+        </StatusButton>
       </Form>
     </AuthCard>
   )

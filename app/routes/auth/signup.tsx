@@ -1,12 +1,13 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Form, Link, useNavigation } from 'react-router'
+import { Form, Link } from 'react-router'
 import { authenticateNewAccount } from '~/auth/authenticator.server'
 import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
-import { Button } from '~/components/ui/button'
+import { StatusButton } from '~/components/ui/button'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { keepRetryAfter } from '~/utils/submission.server'
 import type { Route } from './+types/signup'
 import { AuthCard } from './auth-card'
@@ -32,8 +33,8 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation()
-  const isPending = navigation.state !== 'idle' && navigation.formAction === '/signup'
+  const isPending = useIsPending()
+  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'signup',
     lastResult: actionData?.result,
@@ -64,7 +65,12 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           <OAuthDivider />
         </>
       ) : null}
-      <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <Form
+        method="post"
+        className="flex flex-col gap-4"
+        {...getFormProps(form)}
+        onSubmit={submitOnce(form.onSubmit)}
+      >
         <CsrfInput />
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
         <ErrorList id={form.errorId} errors={form.errors} />
@@ -77,9 +83,9 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           autoComplete="new-password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         />
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Creating account…' : 'Create account'}
-        </Button>
+        <StatusButton isPending={isPending} pendingText="Creating account…">
+          Create account
+        </StatusButton>
       </Form>
     </AuthCard>
   )

@@ -1,0 +1,103 @@
+import { expect, type Page, test } from '@playwright/test'
+import { commentsSection, mentionToastText, newCommentBox } from './comments-support'
+import {
+  browserFor,
+  createTaskThroughApi,
+  listReady,
+  modal,
+  modalReady,
+  type Person,
+  sharedTask,
+  uniqueTitle,
+} from './tasks-support'
+
+/**
+ * Toasts stay above every overlay and take clicks there: the task modal (a modal <dialog>, which
+ * makes the rest of the page inert), the mobile drawer (a popover). Playwright's click checks
+ * that the toast itself receives the click, so these clicks would fail under a backdrop.
+ */
+
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'Toasts are shown by a script')
+
+function toast(page: Page, title: string) {
+  return page.locator('[data-sonner-toast]').filter({ hasText: title })
+}
+
+/** A comment by `author` mentioning `mentioned`, through the RPC door. */
+async function mention(author: Person, mentioned: Person, taskId: string, content: string) {
+  const token = await author.client.csrf()
+  const response = await author.client.post(
+    '/api/rpc/comments/addComment',
+    { json: { json: { taskId, content, mentions: [mentioned.email] } } },
+    { 'x-csrf-token': token },
+  )
+  expect(response.status, response.body).toBe(200)
+}
+
+test('over the open task modal, a toast shows whole and its close button and View Task work', async ({
+  browser,
+  baseURL: base,
+}, testInfo) => {
+  const baseURL = base ?? ''
+  const project = testInfo.project.name
+  const { ada, grace, id: readingId } = await sharedTask(baseURL, project, 'Read the brief')
+  const mentioned = uniqueTitle('Pick the venue', project)
+  const mentionedTask = await createTaskThroughApi(ada, { text: mentioned, sharedWith: [grace.email] })
+
+  const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
+  await page.goto(`/task?task=${readingId}`)
+  await modalReady(page, true)
+
+  // Her own comment's toast, while the modal is open: the close button takes the click.
+  await newCommentBox(page).fill('Read it, looks good')
+  await commentsSection(page).getByRole('button', { name: 'Send', exact: true }).click()
+  const added = toast(page, 'Comment added successfully! 💬')
+  await expect(added).toBeVisible()
+  await added.hover()
+  await added.getByRole('button', { name: 'Close toast' }).click()
+  await expect(added).toHaveCount(0)
+  await expect(page.locator('dialog:modal')).toHaveCount(1)
+
+  // A mention elsewhere: its toast is above the modal, and View Task opens the other task.
+  const content = '@Grace which venue should we book for the offsite?'
+  await mention(ada, grace, mentionedTask.id, content)
+  const mentionToast = toast(page, mentionToastText('Ada', content))
+  await expect(mentionToast).toBeVisible()
+  await mentionToast.getByRole('button', { name: 'View Task' }).click()
+  await expect(page).toHaveURL(new RegExp(`[?&]task=${mentionedTask.id}$`))
+  await expect(modal(page).getByRole('heading', { level: 2 })).toHaveText(mentioned)
+  await context.close()
+})
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('with the drawer open, a toast is above it and its close button works', async ({
+    browser,
+    baseURL: base,
+  }, testInfo) => {
+    const baseURL = base ?? ''
+    const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Print the badges')
+    const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/task')
+    await listReady(page, true)
+    await page.getByRole('button', { name: 'Open navigation menu' }).click()
+    const drawer = page.getByRole('dialog', { name: 'Mobile Navigation' })
+    await expect(drawer).toBeVisible()
+
+    const content = '@Grace the badges need a second print run'
+    await mention(ada, grace, id, content)
+    const mentionToast = toast(page, mentionToastText('Ada', content))
+    await expect(mentionToast).toBeVisible()
+    // Topmost where it is drawn: what the browser finds at its centre is the toast.
+    const isOnTop = await mentionToast.evaluate((element) => {
+      const box = element.getBoundingClientRect()
+      return element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2))
+    })
+    expect(isOnTop).toBe(true)
+    await mentionToast.getByRole('button', { name: 'Close toast' }).click()
+    await expect(mentionToast).toHaveCount(0)
+    await context.close()
+  })
+})
