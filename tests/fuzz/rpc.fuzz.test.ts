@@ -35,12 +35,12 @@ import { type RawRequest, type RawResponse, sendRaw } from '../helpers/raw-http'
  * Seeded and bounded so the file takes seconds. To reproduce a failure, or to run longer:
  *   FUZZ_SEED=<seed printed by the failure> npx vitest run tests/fuzz/rpc.fuzz.test.ts
  *   FUZZ_RUNS=1000 FUZZ_SEED=$RANDOM npx vitest run tests/fuzz/rpc.fuzz.test.ts
- * FUZZ_RUNS is the number of generated requests per procedure or endpoint (default 20); a
+ * FUZZ_RUNS is the number of generated requests per procedure or endpoint (default 15); a
  * thousand runs take about half an hour on two cores.
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
-const RUNS = Number(process.env.FUZZ_RUNS ?? 20)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 15)
 const TIMEOUT_MS = Math.max(60_000, RUNS * 2_000)
 
 const db = database()
