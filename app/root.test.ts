@@ -1,7 +1,11 @@
-import { RouterContextProvider } from 'react-router'
+import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub, RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
+import { notifications } from '~/db/schema'
 import { listUnreadMentions } from '~/services/notifications.server'
 import { toastCookieHeader } from '~/toast.server'
 import { signedInBrowser } from '../tests/helpers/auth'
@@ -13,7 +17,7 @@ import {
   shareTask,
 } from '../tests/helpers/factories'
 import { callLoader, cookieHeaderFrom } from '../tests/helpers/route'
-import { loader } from './root'
+import App, { loader } from './root'
 
 describe('root loader', () => {
   test('renders the theme stored in the cookie', async () => {
@@ -97,7 +101,9 @@ describe('the task modal (?task=)', () => {
     if (!modal || !('task' in modal)) throw new Error('expected the modal to load')
     expect(modal.discussion.comments.map((c) => c.content)).toEqual(['@Grace Shared look'])
     expect(modal.discussion.mentionable.map((u) => u.name)).toEqual(['Ada Owner'])
-    expect(await listUnreadMentions(db, grace.id)).toEqual([])
+    expect(await listUnreadMentions(db, { id: grace.id, email: grace.email, emailVerified: true })).toEqual(
+      [],
+    )
   })
 
   test('a visitor on a public task reads the discussion with nobody to mention', async () => {
@@ -108,5 +114,61 @@ describe('the task modal (?task=)', () => {
     const modal = page.data.taskModal
     if (!modal || !('task' in modal)) throw new Error('expected the modal to load')
     expect(modal.discussion).toMatchObject({ comments: [{ content: 'Hello world' }], mentionable: [] })
+  })
+
+  test('a visitor on a public shared task: no address in the loader data or the page', async () => {
+    const db = database()
+    const owner = await createUser(db, { name: 'Ada Owner' })
+    const grace = await createUser(db, { name: 'Grace Shared' })
+    const task = await createTask(db, { userId: owner.id, isPublic: true, text: 'Open to all' })
+    const addresses = [grace.email, 'invited@example.com']
+    await shareTask(db, task.id, addresses)
+
+    const page = await callLoader(loader, { url: `/?task=${task.id}` })
+    const serialized = JSON.stringify(page.data)
+    for (const address of addresses) expect(serialized).not.toContain(address)
+    const modal = page.data.taskModal
+    if (!modal || !('task' in modal)) throw new Error('expected the modal to load')
+    expect(modal.task).toMatchObject({ sharedWith: [], sharedWithNames: ['Grace Shared'] })
+
+    const Page = createRoutesStub([{ id: 'root', path: '/', Component: App as never }])
+    const html = renderToString(
+      createElement(Page, {
+        initialEntries: [`/?task=${task.id}`],
+        hydrationData: { loaderData: { root: page.data } },
+      }),
+    )
+    expect(html).toContain('Open to all')
+    expect(html).toContain('Grace Shared')
+    for (const address of addresses) expect(html).not.toContain(address)
+  })
+
+  test('after unsharing, the task link of a mention opens nothing and reads nothing', async () => {
+    const db = database()
+    const owner = await createUser(db, { name: 'Ada Owner' })
+    const grace = await createUser(db, { name: 'Grace Shared' })
+    const task = await createTask(db, { userId: owner.id, text: 'Was shared' })
+    const comment = await createComment(db, {
+      taskId: task.id,
+      userId: owner.id,
+      content: '@Grace Shared psst',
+    })
+    const notification = await createMentionNotification(db, {
+      recipientId: grace.id,
+      taskId: task.id,
+      commentId: comment.id,
+      content: '@Grace Shared psst',
+    })
+    const browser = await signedInBrowser(db, grace.id)
+
+    const page = await callLoader(loader, {
+      url: `/task?task=${task.id}`,
+      headers: { Cookie: browser.cookie },
+    })
+
+    expect(page.data.taskModal).toEqual({ error: 'Task not found', taskId: task.id })
+    expect(JSON.stringify(page.data)).not.toContain('psst')
+    const [row] = await db.select().from(notifications).where(eq(notifications.id, notification.id))
+    expect(row?.isRead).toBe(false)
   })
 })

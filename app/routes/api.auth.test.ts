@@ -99,6 +99,41 @@ describe('routing', () => {
     expect(postSession.data).toMatchObject({ message: 'Use GET for /api/auth/get-session' })
   })
 
+  test.each(['PUT', 'PATCH', 'DELETE'])(
+    '%s runs no endpoint: 405 with Allow, and the session lives on',
+    async (method) => {
+      const { db, browser } = await signedIn()
+      for (const path of ['sign-out', 'revoke-sessions']) {
+        const answer = await callAction(action, {
+          url: `/api/auth/${path}`,
+          method,
+          json: {},
+          headers: browser.headers(),
+          params: { '*': path },
+          context: clientContext(),
+        })
+        expect(answer.status).toBe(405)
+        expect(answer.data).toEqual({ code: 'METHOD_NOT_ALLOWED', message: `Use POST for /api/auth/${path}` })
+        expect(answer.headers.get('Allow')).toBe('POST')
+      }
+      expect(await findSession(db, browser.session.token)).not.toBeNull()
+    },
+  )
+
+  test('HEAD is answered like GET', async () => {
+    const { headers } = await signedIn()
+    expect(
+      (
+        await callLoader(loader, {
+          url: '/api/auth/get-session',
+          method: 'HEAD',
+          headers,
+          params: { '*': 'get-session' },
+        })
+      ).status,
+    ).toBe(200)
+  })
+
   test('a body that is not JSON answers 400', async () => {
     const answer = await callAction(action, {
       url: '/api/auth/sign-in/email',

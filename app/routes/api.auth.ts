@@ -47,25 +47,29 @@ type Args = Route.LoaderArgs | Route.ActionArgs
 const RESET_REQUESTED = 'If this email exists in our system, check your email for the reset link'
 
 export async function loader(args: Route.LoaderArgs) {
-  return answer(args, 'GET')
+  return answer(args)
 }
 
+/** POST, and the other methods React Router hands an action (PUT, PATCH, DELETE): those are 405. */
 export async function action(args: Route.ActionArgs) {
-  return answer(args, 'POST')
+  return answer(args)
 }
 
-async function answer(args: Args, method: 'GET' | 'POST') {
+async function answer(args: Args) {
   const path = args.params['*'] ?? ''
-  const endpoint = method === 'GET' ? GET_ENDPOINTS[path] : POST_ENDPOINTS[path]
+  // HEAD is GET without the body, which React Router drops.
+  const method = args.request.method === 'HEAD' ? 'GET' : args.request.method
+  const endpoint =
+    method === 'GET' ? GET_ENDPOINTS[path] : method === 'POST' ? POST_ENDPOINTS[path] : undefined
   if (!endpoint) {
-    const other = method === 'GET' ? POST_ENDPOINTS[path] : GET_ENDPOINTS[path]
-    return other
+    const allowed = [GET_ENDPOINTS[path] ? 'GET' : null, POST_ENDPOINTS[path] ? 'POST' : null].filter(
+      (name) => name !== null,
+    )
+    return allowed.length > 0
       ? json(
-          {
-            code: 'METHOD_NOT_ALLOWED',
-            message: `Use ${method === 'GET' ? 'POST' : 'GET'} for /api/auth/${path}`,
-          },
+          { code: 'METHOD_NOT_ALLOWED', message: `Use ${allowed.join(' or ')} for /api/auth/${path}` },
           405,
+          { Allow: allowed.join(', ') },
         )
       : json({ code: 'NOT_FOUND', message: 'Not found' }, 404)
   }

@@ -7,7 +7,7 @@ import type { Route } from './+types/api.rpc'
 /**
  * The RPC door (DESIGN.md §6.2): oRPC's RPC protocol over the same services the route modules
  * use. Cookies authenticate; mutations must also carry `x-csrf-token`. GET serves read
- * procedures, POST everything; it never redirects — an anonymous caller of a protected
+ * procedures, POST everything, any other method is 405; it never redirects — an anonymous caller of a protected
  * procedure gets 401. GET answers carry an ETag, so polling clients get 304 while nothing changed.
  */
 async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
@@ -16,8 +16,10 @@ async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs)
     auth.csrfBinding !== null &&
     isAllowedOrigin(request, new URL(request.url)) &&
     isValidCsrfToken(request.headers.get(CSRF_HEADER), auth.csrfBinding)
+  // HEAD is GET without the body (React Router drops it); the protocol itself knows only GET.
+  const rpcRequest = request.method === 'HEAD' ? new Request(request, { method: 'GET' }) : request
   const response =
-    (await handleRpc(request, { user: auth.user, isCsrfValid })) ??
+    (await handleRpc(rpcRequest, { user: auth.user, isCsrfValid })) ??
     Response.json({ code: 'NOT_FOUND', message: 'No such procedure' }, { status: 404 })
   return withHttpCaching(request, response)
 }

@@ -7,9 +7,11 @@ import { verifyPassword } from '~/auth/password.server'
 import { findSession, SESSION_COOKIE } from '~/auth/session.server'
 import { database } from '~/db/client.server'
 import { tasks, users } from '~/db/schema'
+import { SESSION_NOT_FOUND } from '~/services/accounts.server'
 import { readToast } from '~/toast.server'
 import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser, TEST_PASSWORD } from '../../tests/helpers/factories'
+import { visibleText } from '../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
 import Settings, { action, loader } from './settings'
 
@@ -166,11 +168,49 @@ describe('sessions', () => {
     expect(await findSession(db, browser.session.token)).not.toBeNull()
   })
 
-  test("revoke-session cannot end another person's session", async () => {
-    const { db, post } = await signedInUser()
+  test("another person's session id: 404 with the form's message, and both sessions live on", async () => {
+    const { db, browser, post } = await signedInUser()
     const stranger = await signedInBrowser(db, (await createUser(db)).id)
-    await post({ intent: 'revoke-session', sessionId: stranger.session.id })
+
+    const answer = await post({ intent: 'revoke-session', sessionId: stranger.session.id })
+
+    expect(answer.status).toBe(404)
+    expect(answer.data).toMatchObject({ intent: 'revoke-session' })
+    expect(errorsOf(answer.data)).toEqual([SESSION_NOT_FOUND])
+    expect(answer.headers.getSetCookie()).toEqual([])
     expect(await findSession(db, stranger.session.token)).not.toBeNull()
+    expect(await findSession(db, browser.session.token)).not.toBeNull()
+  })
+
+  test('a session that has already ended, or an id that never was: the same 404', async () => {
+    const { db, user, post } = await signedInUser()
+    const phone = await signedInBrowser(db, user.id)
+    expect((await post({ intent: 'revoke-session', sessionId: phone.session.id })).status).toBe(302)
+    for (const sessionId of [phone.session.id, 'no-such-session']) {
+      const answer = await post({ intent: 'revoke-session', sessionId })
+      expect(answer.status).toBe(404)
+      expect(errorsOf(answer.data)).toEqual([SESSION_NOT_FOUND])
+    }
+  })
+
+  test('the refusal shows above the list of sessions', async () => {
+    const { db, browser, post } = await signedInUser()
+    const stranger = await signedInBrowser(db, (await createUser(db)).id)
+    const answer = await post({ intent: 'revoke-session', sessionId: stranger.session.id })
+    const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
+    const Page = createRoutesStub([
+      { id: 'routes/settings', path: '/settings', Component: Settings as never },
+    ])
+    const html = renderToString(
+      createElement(Page, {
+        initialEntries: ['/settings'],
+        hydrationData: {
+          loaderData: { 'routes/settings': page.data },
+          actionData: { 'routes/settings': answer.data },
+        },
+      }),
+    )
+    expect(visibleText(html)).toContain(SESSION_NOT_FOUND)
   })
 
   test('revoking this device signs it out: cookie cleared, on to /login', async () => {

@@ -9,14 +9,20 @@ import {
   DeleteAccountSchema,
   UpdateProfileSchema,
 } from '~/auth/schemas'
-import { listSessions, revokeAllSessions, revokeOtherSessions, revokeSession } from '~/auth/session.server'
+import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/auth/session.server'
 import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
-import { changePassword, deleteAccount, getAccount, updateProfile } from '~/services/accounts.server'
+import {
+  changePassword,
+  deleteAccount,
+  endSession,
+  getAccount,
+  updateProfile,
+} from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
@@ -79,13 +85,17 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       })
     }
     case 'revoke-session': {
-      const parsed = SessionIdSchema.safeParse(Object.fromEntries(formData))
-      if (!parsed.success) return data({ intent, result: null }, { status: 400 })
-      if (parsed.data.sessionId === session.id) {
-        await revokeSession(db, user.id, session.id)
+      const submission = parseWithZod(formData, { schema: SessionIdSchema })
+      if (submission.status !== 'success')
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      try {
+        await endSession(db, user.id, submission.value.sessionId)
+      } catch (error) {
+        return withIntent(intent, replyWithError(submission, error))
+      }
+      if (submission.value.sessionId === session.id) {
         return redirect('/login', { headers: { 'Set-Cookie': clearSessionCookie() } })
       }
-      await revokeSession(db, user.id, parsed.data.sessionId)
       return redirectWithToast('/settings', { type: 'success', title: 'Session revoked' })
     }
     case 'revoke-other-sessions': {
@@ -136,7 +146,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       </div>
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
-      <SessionsSection sessions={sessions} />
+      <SessionsSection sessions={sessions} actionData={actionData} />
       <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />
     </main>
   )
@@ -253,12 +263,14 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
 
 type SessionRow = Route.ComponentProps['loaderData']['sessions'][number]
 
-function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
+function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; actionData: ActionData }) {
+  const errors = resultFor(actionData, 'revoke-session')?.error
   return (
     <Section
       title="Sessions"
       description="Devices signed in to your account. Revoke any you do not recognise."
     >
+      <ErrorList errors={errors ? Object.values(errors).flatMap((messages) => messages ?? []) : undefined} />
       <ul className="divide-y rounded-md border">
         {sessions.map((session) => (
           <li

@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
-import { handleRpc } from '~/rpc/handler.server'
+import { tasks } from '~/db/schema'
+import { base } from '~/rpc/base.server'
+import { createRpcHandler, handleRpc } from '~/rpc/handler.server'
 import { RPC_CACHE_CONTROL } from '~/rpc/http-cache.server'
 import type { Health } from '~/services/health.server'
 import { signedInBrowser } from '../../tests/helpers/auth'
@@ -40,6 +43,83 @@ describe('/api/rpc route', () => {
     const response = await answerThroughRpcRoute(rpcRequest('healthCheck', undefined, { method: 'GET' }))
     expect(response.status).toBe(200)
     expect(await readRpcJson(response)).toMatchObject({ status: 'ok' })
+  })
+})
+
+describe('/api/rpc methods', () => {
+  function withMethod(method: string, procedure: string, input: unknown, headers: HeadersInit) {
+    return new Request(`http://localhost/api/rpc/${procedure}`, {
+      method,
+      headers: { ...Object.fromEntries(new Headers(headers)), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ json: input }),
+    })
+  }
+
+  test.each(['PUT', 'PATCH', 'DELETE'])(
+    '%s runs no procedure, read or mutation: 405 METHOD_NOT_SUPPORTED',
+    async (method) => {
+      const db = database()
+      const user = await createUser(db)
+      const browser = await signedInBrowser(db, user.id)
+      const task = await createTask(db, { userId: user.id })
+      for (const [procedure, input] of [
+        ['task/delete', { taskId: task.id }],
+        ['task/create', { text: 'Made by PUT' }],
+        ['task/getAll', undefined],
+      ] as const) {
+        const response = await answerThroughRpcRoute(withMethod(method, procedure, input, browser.headers()))
+        expect(response.status).toBe(405)
+        expect(await readRpcJson(response)).toMatchObject({ code: 'METHOD_NOT_SUPPORTED' })
+      }
+      expect(await db.select().from(tasks).where(eq(tasks.userId, user.id))).toHaveLength(1)
+    },
+  )
+
+  test('HEAD is a GET without the body', async () => {
+    const task = await createTask(database(), { isPublic: true })
+    const get = rpcRequest('task/get', { taskId: task.id }, { method: 'GET' })
+    const response = await answerThroughRpcRoute(new Request(get, { method: 'HEAD' }))
+    expect(response.status).toBe(200)
+  })
+
+  test('a malformed request is a 400 answer, not an error in the log', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const response = await answerThroughRpcRoute(
+        new Request('http://localhost/api/rpc/task/get', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"json":{"taskId":"x"},"meta":[[1,"__proto__","polluted"]]}',
+        }),
+      )
+      expect(response.status).toBe(400)
+      expect(await readRpcJson(response)).toMatchObject({ code: 'BAD_REQUEST' })
+      const badData = await answerThroughRpcRoute(
+        new Request('http://localhost/api/rpc/task/get?data=%7Bnope'),
+      )
+      expect(badData.status).toBe(400)
+      expect(errors).not.toHaveBeenCalled()
+    } finally {
+      errors.mockRestore()
+    }
+  })
+})
+
+describe('the log', () => {
+  test('an unexpected failure is answered 500 and logged with its cause', async () => {
+    const broken = new Error('the disk is on fire')
+    const handler = createRpcHandler({ boom: base.handler(() => Promise.reject(broken)) })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const { response } = await handler.handle(rpcRequest('boom'), {
+        prefix: '/api/rpc',
+        context: { db: database(), user: null, isCsrfValid: false, headers: new Headers() },
+      })
+      expect(response?.status).toBe(500)
+      expect(errors).toHaveBeenCalledWith('RPC error', broken)
+    } finally {
+      errors.mockRestore()
+    }
   })
 })
 

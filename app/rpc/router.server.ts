@@ -95,11 +95,11 @@ export const router = {
       .handler(({ context, input }) =>
         toggleReaction(context.db, context.user, input.commentId, input.reactionType),
       ),
-    getMentionNotifications: read.handler(({ context }) => listUnreadMentions(context.db, context.user.id)),
+    getMentionNotifications: read.handler(({ context }) => listUnreadMentions(context.db, context.user)),
     markNotificationAsRead: write
       .input(z.object({ notificationId: NotificationIdSchema }))
       .handler(async ({ context, input }) => {
-        await markNotificationRead(context.db, context.user.id, input.notificationId)
+        await markNotificationRead(context.db, context.user, input.notificationId)
         return { success: true }
       }),
   },

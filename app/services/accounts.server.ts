@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import { hashPassword, verifyPassword } from '~/auth/password.server'
 import { DELETE_ACCOUNT_PHRASE } from '~/auth/schemas'
-import { hashToken, revokeAllSessions, revokeOtherSessions, toSessionUser } from '~/auth/session.server'
+import {
+  hashToken,
+  revokeAllSessions,
+  revokeOtherSessions,
+  revokeSession,
+  toSessionUser,
+} from '~/auth/session.server'
 import type { SessionUser } from '~/auth/session-user'
 import type { Database, Executor } from '~/db/client.server'
 import { accounts, users, verifications } from '~/db/schema'
@@ -49,6 +55,7 @@ export const RATE_LIMITS = {
 export const INVALID_CREDENTIALS = 'Invalid e-mail or password.'
 export const INVALID_VERIFICATION_LINK = 'This verification link is invalid or has expired.'
 export const INVALID_RESET_LINK = 'This password reset link is invalid or has expired.'
+export const SESSION_NOT_FOUND = 'That session was not found. It may have ended already.'
 
 type Client = { ip?: string | null }
 
@@ -332,6 +339,14 @@ export async function changePassword(
     .where(eq(users.id, userId))
   await revokeOtherSessions(db, userId, sessionId)
   await queueEmail(db, passwordChangedMessage(user.email))
+}
+
+/**
+ * Ends one of the person's own sessions. Any other id — another person's session, one that has
+ * already ended — is NotFound: the same answer either way, so it tells nobody whose it was.
+ */
+export async function endSession(db: Database, userId: string, sessionId: string) {
+  if (!(await revokeSession(db, userId, sessionId))) throw new NotFound(SESSION_NOT_FOUND)
 }
 
 /**

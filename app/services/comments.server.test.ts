@@ -17,6 +17,7 @@ import {
   deleteComment,
   listComments,
   NOT_AUTHOR,
+  openDiscussion,
   toggleReaction,
   updateComment,
 } from './comments.server'
@@ -28,6 +29,7 @@ import {
   markTaskMentionsRead,
   NOTIFICATION_NOT_FOUND,
 } from './notifications.server'
+import { updateTask } from './tasks.server'
 
 /**
  * The comments, mentions and notifications services: who may read, write, mention and change
@@ -66,7 +68,7 @@ function post(actor: UserRow, taskId: string, content: string, extra: Record<str
 }
 
 async function unreadOf(user: UserRow) {
-  return listUnreadMentions(db, user.id)
+  return listUnreadMentions(db, actorOf(user))
 }
 
 describe('who may be mentioned (task.getTaskUsers)', () => {
@@ -324,10 +326,12 @@ describe('notifications', () => {
     const { comment } = await post(ada, privateTaskId, '@Grace Hopper ping')
     const [notification] = (await unreadOf(grace)).filter((n) => n.commentId === comment.id)
     if (!notification) throw new Error('expected a notification')
-    await expect(markNotificationRead(db, alan.id, notification.id)).rejects.toThrow(NOTIFICATION_NOT_FOUND)
-    await expect(markNotificationRead(db, grace.id, 'no-such-id')).rejects.toThrow(NotFound)
+    await expect(markNotificationRead(db, actorOf(alan), notification.id)).rejects.toThrow(
+      NOTIFICATION_NOT_FOUND,
+    )
+    await expect(markNotificationRead(db, actorOf(grace), 'no-such-id')).rejects.toThrow(NotFound)
     expect((await unreadOf(grace)).map((n) => n.id)).toContain(notification.id)
-    await markNotificationRead(db, grace.id, notification.id)
+    await markNotificationRead(db, actorOf(grace), notification.id)
     expect((await unreadOf(grace)).map((n) => n.id)).not.toContain(notification.id)
   })
 
@@ -342,6 +346,62 @@ describe('notifications', () => {
     expect(graceTasks.has(privateTaskId)).toBe(false)
     expect(graceTasks.has(otherTaskId)).toBe(true)
     expect((await unreadOf(ada)).some((n) => n.taskId === privateTaskId)).toBe(true)
+  })
+})
+
+describe('notifications follow their task', () => {
+  /** A task of Ada's shared with Grace, where Ada mentions her; returns the notification. */
+  async function mentionedOnSharedTask() {
+    const taskId = (await insertTask(db, { userId: ada.id, text: 'For Grace, for now' })).id
+    await insertShares(db, taskId, [grace.email])
+    const { comment } = await post(ada, taskId, '@Grace Hopper the secret plan')
+    const [notification] = (await unreadOf(grace)).filter((n) => n.commentId === comment.id)
+    if (!notification) throw new Error('expected a notification')
+    return { taskId, notification }
+  }
+
+  async function rowOf(id: string) {
+    const [row] = await db.select().from(notifications).where(eq(notifications.id, id))
+    return row
+  }
+
+  test('unshared: the mention and its text are gone for the recipient; shared again, back unread', async () => {
+    const { taskId, notification } = await mentionedOnSharedTask()
+    await updateTask(db, actorOf(ada), taskId, { sharedWith: [] })
+
+    const unread = await unreadOf(grace)
+    expect(unread.map((n) => n.id)).not.toContain(notification.id)
+    expect(JSON.stringify(unread)).not.toContain('the secret plan')
+
+    // Marking it read is refused as for any notification that is not theirs, and changes nothing.
+    await expect(markNotificationRead(db, actorOf(grace), notification.id)).rejects.toThrow(
+      NOTIFICATION_NOT_FOUND,
+    )
+    expect(await rowOf(notification.id)).toMatchObject({ isRead: false })
+    // Opening the task is refused before anything is read or marked.
+    await expect(openDiscussion(db, actorOf(grace), taskId)).rejects.toThrow(NotFound)
+    expect(await rowOf(notification.id)).toMatchObject({ isRead: false })
+
+    await updateTask(db, actorOf(ada), taskId, { sharedWith: [grace.email] })
+    expect((await unreadOf(grace)).find((n) => n.id === notification.id)).toMatchObject({
+      content: '@Grace Hopper the secret plan',
+      isRead: false,
+    })
+  })
+
+  test('a task made public shows its mentions again to anyone it mentioned', async () => {
+    const { taskId, notification } = await mentionedOnSharedTask()
+    await updateTask(db, actorOf(ada), taskId, { sharedWith: [] })
+    expect((await unreadOf(grace)).map((n) => n.id)).not.toContain(notification.id)
+    await updateTask(db, actorOf(ada), taskId, { isPublic: true })
+    expect((await unreadOf(grace)).map((n) => n.id)).toContain(notification.id)
+  })
+
+  test('the recipient losing the verified address hides it too', async () => {
+    const { notification } = await mentionedOnSharedTask()
+    const unproven = { ...actorOf(grace), emailVerified: false }
+    expect((await listUnreadMentions(db, unproven)).map((n) => n.id)).not.toContain(notification.id)
+    await expect(markNotificationRead(db, unproven, notification.id)).rejects.toThrow(NotFound)
   })
 })
 

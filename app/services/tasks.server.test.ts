@@ -19,6 +19,7 @@ import {
   createTask,
   deleteTask,
   getTask,
+  getTaskDetails,
   listSubtasks,
   listTaskGroups,
   listVisibleTasks,
@@ -365,6 +366,83 @@ describe('a shared address whose owner signs up later', () => {
   })
 })
 
+// ── Who sees whom a task is shared with ─────────────────────────────────────
+
+/**
+ * Whom a task is shared with is its owner's to know. Everyone else who may see the task — a
+ * person it is shared with, a signed-in stranger, a visitor of a public task — reads the names
+ * of verified accounts at most, and never an address, whichever function hands them the task.
+ */
+describe('who sees whom a task is shared with', () => {
+  let owner: UserRow
+  let grace: UserRow
+  let eve: UserRow
+  let task: Awaited<ReturnType<typeof insertTask>>
+  let subtask: Awaited<ReturnType<typeof insertTask>>
+  const invitee = 'not-yet@example.com'
+  const unverifiedAddress = 'unproven@example.com'
+
+  beforeAll(async () => {
+    owner = await createUser(db, { name: 'Olive Owner' })
+    grace = await createUser(db, { name: 'Grace Guest' })
+    eve = await createUser(db, { name: 'Eve Elsewhere' })
+    await createUser(db, { name: 'Ursula Unproven', email: unverifiedAddress, emailVerifiedAt: null })
+    task = await insertTask(db, { userId: owner.id, isPublic: true, text: 'Public and shared' })
+    await insertShares(db, task.id, [grace.email, invitee, unverifiedAddress])
+    subtask = await insertTask(db, { userId: owner.id, parentTaskId: task.id, isPublic: true })
+    await insertShares(db, subtask.id, [grace.email, invitee])
+  })
+
+  /** Every address the task or its subtask is shared with: none may reach a non-owner. */
+  const addresses = () => [grace.email, invitee, unverifiedAddress]
+
+  function expectNoAddress(value: unknown) {
+    const text = JSON.stringify(value)
+    for (const address of addresses()) expect(text).not.toContain(address)
+    expect(text).not.toMatch(/@/)
+  }
+
+  test('the owner sees every address, with the name of each verified account', async () => {
+    const { task: seen } = await getTask(db, viewerOf(owner), task.id)
+    const pairs = seen.sharedWith.map((email, i) => [email, seen.sharedWithNames[i]])
+    expect(pairs.sort()).toEqual(
+      [
+        [grace.email, 'Grace Guest'],
+        [invitee, invitee],
+        [unverifiedAddress, unverifiedAddress],
+      ].sort(),
+    )
+    const [listed] = (await listTaskGroups(db, viewerOf(owner))).mine.tasks.filter(
+      (row) => row.id === task.id,
+    )
+    expect(listed?.sharedWith.sort()).toEqual(addresses().sort())
+  })
+
+  test.each([
+    ['a person it is shared with', () => viewerOf(grace)],
+    ['a signed-in stranger', () => viewerOf(eve)],
+    ['a visitor', () => null],
+  ])('%s sees the verified names only, and no address', async (_, viewerFor) => {
+    const viewer = viewerFor()
+    const { task: seen } = await getTask(db, viewer, task.id)
+    expect(seen.sharedWith).toEqual([])
+    expect(seen.sharedWithNames).toEqual(['Grace Guest'])
+    expectNoAddress(seen)
+    expectNoAddress(await getTaskDetails(db, viewer, task.id))
+    expectNoAddress(await listSubtasks(db, viewer, task.id))
+    if (viewer) {
+      expectNoAddress(await listTaskGroups(db, viewer))
+      expectNoAddress(await listVisibleTasks(db, viewer))
+    }
+  })
+
+  test('a status change by a person it is shared with answers without the addresses', async () => {
+    const changed = await setTaskStatus(db, viewerOf(grace), task.id, 'In Progress')
+    expect(changed).toMatchObject({ status: 'In Progress', sharedWith: [] })
+    expectNoAddress(changed)
+  })
+})
+
 // ── Validation at the service ───────────────────────────────────────────────
 
 describe('validation, as a door calls the service (parse, then the service)', () => {
@@ -622,7 +700,7 @@ describe('subtasks', () => {
     const parent = await insertTask(db, { userId: ada.id, isPublic: true, text: 'Ship it' })
     await insertShares(db, parent.id, [grace.email])
     for (const status of ['Completed', 'In Progress', 'Completed', 'Not Started'] as const) {
-      await insertTask(db, { userId: ada.id, parentTaskId: parent.id, status })
+      await insertTask(db, { userId: ada.id, parentTaskId: parent.id, status, isPublic: true })
     }
     const progress = { subtaskCount: 4, subtasksCompleted: 2 }
     expect((await getTask(db, viewerOf(ada), parent.id)).task).toMatchObject(progress)
@@ -645,6 +723,33 @@ describe('subtasks', () => {
       subtaskCount: 4,
       subtasksCompleted: 3,
     })
+  })
+
+  test('progress counts only the subtasks the viewer may open', async () => {
+    const parent = await insertTask(db, { userId: ada.id, isPublic: true, text: 'Launch' })
+    await insertShares(db, parent.id, [grace.email])
+    await insertTask(db, { userId: ada.id, parentTaskId: parent.id, isPublic: true, status: 'Completed' })
+    await insertTask(db, { userId: ada.id, parentTaskId: parent.id, isPublic: true })
+    const forGrace = await insertTask(db, { userId: ada.id, parentTaskId: parent.id, status: 'Completed' })
+    await insertShares(db, forGrace.id, [grace.email])
+    await insertTask(db, { userId: ada.id, parentTaskId: parent.id, status: 'Completed' })
+
+    const progressFor = async (viewer: Viewer) => {
+      const { task } = await getTask(db, viewer, parent.id)
+      return { subtaskCount: task.subtaskCount, subtasksCompleted: task.subtasksCompleted }
+    }
+    expect(await progressFor(viewerOf(ada))).toEqual({ subtaskCount: 4, subtasksCompleted: 3 })
+    expect(await progressFor(viewerOf(grace))).toEqual({ subtaskCount: 3, subtasksCompleted: 2 })
+    expect(await progressFor(viewerOf(eve))).toEqual({ subtaskCount: 2, subtasksCompleted: 1 })
+    expect(await progressFor(null)).toEqual({ subtaskCount: 2, subtasksCompleted: 1 })
+    // The lists agree with the task, and the count is the length of the list the viewer opens.
+    const gracesRow = (await listTaskGroups(db, viewerOf(grace))).shared.find((row) => row.id === parent.id)
+    expect(gracesRow).toMatchObject({ subtaskCount: 3, subtasksCompleted: 2 })
+    const evesRow = (await listVisibleTasks(db, viewerOf(eve))).find((row) => row.id === parent.id)
+    expect(evesRow).toMatchObject({ subtaskCount: 2, subtasksCompleted: 1 })
+    for (const viewer of [viewerOf(ada), viewerOf(grace), viewerOf(eve), null]) {
+      expect(await listSubtasks(db, viewer, parent.id)).toHaveLength((await progressFor(viewer)).subtaskCount)
+    }
   })
 
   test('deleting a parent deletes its subtasks, with a task-deleted event for each', async () => {
@@ -1117,8 +1222,13 @@ describe('lists', () => {
       ['una@example.com', 'una@example.com'],
       ['zed@example.com', 'zed@example.com'],
     ])
+    // Someone it is shared with sees the names of verified accounts only, and no address.
     const [listed] = (await listTaskGroups(s, viewerOf(named))).shared.filter((row) => row.id === task.id)
-    expect(listed).toMatchObject({ ownerName: 'Unknown User', sharedWithNames: task.sharedWithNames })
+    expect(listed).toMatchObject({
+      ownerName: 'Unknown User',
+      sharedWith: [],
+      sharedWithNames: ['Nia Named'],
+    })
     const [ada] = people as [UserRow]
     expect((await listTaskGroups(s, viewerOf(ada))).mine.tasks.every((row) => row.ownerName === 'Ada')).toBe(
       true,

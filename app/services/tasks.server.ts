@@ -11,6 +11,7 @@ import type { TaskFields, TaskUpdate } from './task-schemas'
  * - a task is visible to its owner, to users it is shared with once they verified that e-mail,
  *   and to anyone when public (read-only for visitors who are not signed in);
  * - only the owner edits, shares, publishes or deletes; shared users may also change the status;
+ * - whom a task is shared with is the owner's to know: others see names, never addresses;
  * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
  *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
  * - every change appends its event in the same transaction.
@@ -58,11 +59,17 @@ function shareEmail(viewer: Viewer) {
   return viewer?.emailVerified ? viewer.email.toLowerCase() : null
 }
 
+/** An address a task is shared with, and its owner's name once they verified it. */
+type Share = { email: string; name: string | null }
+
 /**
- * One statement for any list: the owner's name joined, the shares and their names and the
- * subtask progress as correlated subqueries on indexed columns — no query per task.
+ * One statement for any list: the owner's name joined, the shares with their names and the
+ * subtask progress as correlated subqueries on indexed columns — no query per task. Progress
+ * counts only the subtasks this viewer may open, so a public parent does not reveal how many
+ * private subtasks it has.
  */
-function selectTaskViews(db: Executor, where: SQL | undefined) {
+function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
+  const visibleSubtask = subtaskVisibleToSql(viewer)
   return db
     .select({
       id: tasks.id,
@@ -79,25 +86,44 @@ function selectTaskViews(db: Executor, where: SQL | undefined) {
       createdAt: tasks.createdAt,
       updatedAt: tasks.updatedAt,
       ownerName: users.name,
-      sharedWith: sql<string>`(SELECT json_group_array(s.email) FROM ${taskShares} s WHERE s.task_id = ${tasks.id})`,
-      // A shared address shows its owner's name once that owner has verified it, else the address.
-      sharedWithNames: sql<string>`(SELECT json_group_array(CASE WHEN u.email_verified_at IS NOT NULL AND u.name <> '' THEN u.name ELSE s.email END) FROM ${taskShares} s LEFT JOIN ${users} u ON u.email = s.email WHERE s.task_id = ${tasks.id})`,
-      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id})`,
-      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed')`,
+      shares: sql<string>`(SELECT json_group_array(json_object('email', s.email, 'name', CASE WHEN u.email_verified_at IS NOT NULL AND u.name <> '' THEN u.name END)) FROM ${taskShares} s LEFT JOIN ${users} u ON u.email = s.email WHERE s.task_id = ${tasks.id})`,
+      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND ${visibleSubtask})`,
+      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed' AND ${visibleSubtask})`,
     })
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.userId))
     .where(where)
 }
 
+/** The visibility rule above, for a subtask row aliased `c` inside the progress subqueries. */
+function subtaskVisibleToSql(viewer: Viewer) {
+  const email = shareEmail(viewer)
+  return sql`(c.is_public = 1${viewer ? sql` OR c.user_id = ${viewer.id}` : sql``}${
+    email ? sql` OR c.id IN (SELECT s.task_id FROM ${taskShares} s WHERE s.email = ${email})` : sql``
+  })`
+}
+
 type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
 
-function toView(row: TaskRow): TaskView {
+const sharesOf = (row: TaskRow) => JSON.parse(row.shares) as Share[]
+
+/**
+ * A task as this viewer may read it. Whom a task is shared with is the owner's to know: the
+ * owner gets every address (and a name for each that has a verified account); anyone else —
+ * a person it is shared with, a signed-in stranger, a visitor of a public task — gets only the
+ * names of verified accounts, and no address at all (docs/decisions/031-who-sees-whom.md).
+ */
+function toView(row: TaskRow, viewer: Viewer): TaskView {
+  const { shares: _shares, ...fields } = row
+  const shares = sharesOf(row)
+  const isOwner = viewer?.id === row.userId
   return {
-    ...row,
+    ...fields,
     ownerName: row.ownerName || 'Unknown User',
-    sharedWith: JSON.parse(row.sharedWith) as string[],
-    sharedWithNames: JSON.parse(row.sharedWithNames) as string[],
+    sharedWith: isOwner ? shares.map((share) => share.email) : [],
+    sharedWithNames: isOwner
+      ? shares.map((share) => share.name ?? share.email)
+      : shares.flatMap((share) => (share.name ? [share.name] : [])),
     completedAt: row.completedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -106,27 +132,27 @@ function toView(row: TaskRow): TaskView {
   }
 }
 
-function accessOf(task: TaskView, viewer: Viewer): Access | null {
-  const isOwner = viewer?.id === task.userId
+function accessOf(row: TaskRow, viewer: Viewer): Access | null {
+  const isOwner = viewer?.id === row.userId
   const email = shareEmail(viewer)
-  const isShared = !isOwner && email !== null && task.sharedWith.includes(email)
-  if (!isOwner && !isShared && !task.isPublic) return null
-  return { task, isOwner, isShared, canEdit: isOwner, canSetStatus: isOwner || isShared }
+  const isShared = !isOwner && email !== null && sharesOf(row).some((share) => share.email === email)
+  if (!isOwner && !isShared && !row.isPublic) return null
+  return { task: toView(row, viewer), isOwner, isShared, canEdit: isOwner, canSetStatus: isOwner || isShared }
 }
 
 /** A task with what the viewer may do with it; NotFound when they may not see it. */
 export async function getTask(db: Executor, viewer: Viewer, taskId: string): Promise<Access> {
-  const [row] = await selectTaskViews(db, eq(tasks.id, taskId)).limit(1)
-  const access = row ? accessOf(toView(row), viewer) : null
+  const [row] = await selectTaskViews(db, viewer, eq(tasks.id, taskId)).limit(1)
+  const access = row ? accessOf(row, viewer) : null
   if (!access) throw new NotFound(TASK_NOT_FOUND)
   return access
 }
 
 export async function listSubtasks(db: Executor, viewer: Viewer, parentTaskId: string) {
   const { task } = await getTask(db, viewer, parentTaskId)
-  const rows = await selectTaskViews(db, eq(tasks.parentTaskId, task.id)).orderBy(tasks.createdAt)
+  const rows = await selectTaskViews(db, viewer, eq(tasks.parentTaskId, task.id)).orderBy(tasks.createdAt)
   // A subtask is a task of its own: seeing the parent does not open subtasks not shared too.
-  return rows.map(toView).filter((subtask) => accessOf(subtask, viewer) !== null)
+  return rows.flatMap((row) => accessOf(row, viewer)?.task ?? [])
 }
 
 /** What the task modal shows: the task, its visible subtasks, and what the viewer may do. */
@@ -181,16 +207,21 @@ export async function listTaskGroups(
   const topLevel = sql`${tasks.parentTaskId} IS NULL`
   const mineWhere = and(eq(tasks.userId, viewer.id), topLevel, filter)
   const [mine, [mineCount], shared, publicTasks] = await Promise.all([
-    selectTaskViews(db, mineWhere)
+    selectTaskViews(db, viewer, mineWhere)
       .orderBy(desc(tasks.createdAt), desc(tasks.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere),
-    selectTaskViews(db, and(sql`${tasks.userId} <> ${viewer.id}`, sharedWithViewerSql(viewer), filter))
+    selectTaskViews(
+      db,
+      viewer,
+      and(sql`${tasks.userId} <> ${viewer.id}`, sharedWithViewerSql(viewer), filter),
+    )
       .orderBy(desc(tasks.createdAt))
       .limit(200),
     selectTaskViews(
       db,
+      viewer,
       and(
         eq(tasks.isPublic, true),
         sql`${tasks.userId} <> ${viewer.id}`,
@@ -205,19 +236,25 @@ export async function listTaskGroups(
       .limit(200),
   ])
   return {
-    mine: { tasks: mine.map(toView), total: Number(mineCount?.total ?? 0) },
-    shared: shared.map(toView),
-    public: publicTasks.map(toView),
+    mine: { tasks: mine.map((row) => toView(row, viewer)), total: Number(mineCount?.total ?? 0) },
+    shared: shared.map((row) => toView(row, viewer)),
+    public: publicTasks.map((row) => toView(row, viewer)),
   }
+}
+
+/**
+ * The visibility rule as a condition on `tasks`, for queries of other domains that must follow
+ * it (a notification about a task is readable only while its task is).
+ */
+export function visibleToSql(viewer: Viewer): SQL {
+  if (!viewer) return eq(tasks.isPublic, true)
+  return sql`(${eq(tasks.userId, viewer.id)} OR ${sharedWithViewerSql(viewer)} OR ${eq(tasks.isPublic, true)})`
 }
 
 /** task.getAll: every task the viewer may see — own, shared with them, others' public. */
 export async function listVisibleTasks(db: Database, viewer: NonNullable<Viewer>) {
-  const rows = await selectTaskViews(
-    db,
-    sql`(${eq(tasks.userId, viewer.id)} OR ${sharedWithViewerSql(viewer)} OR ${eq(tasks.isPublic, true)})`,
-  ).orderBy(desc(tasks.createdAt))
-  return rows.map(toView)
+  const rows = await selectTaskViews(db, viewer, visibleToSql(viewer)).orderBy(desc(tasks.createdAt))
+  return rows.map((row) => toView(row, viewer))
 }
 
 // ── Changing ────────────────────────────────────────────────────────────────

@@ -102,11 +102,48 @@ export type MiddlewareResult = {
   handled: boolean
 }
 
+/** The arguments React Router hands a loader, an action and the middleware. */
+export type DataFunctionArgs = {
+  request: Request
+  url: URL
+  params: Record<string, string>
+  context: RouterContextProvider
+  pattern: string
+}
+
 /**
  * Runs a request through the root route's middleware and then `handler` (a loader or action),
- * as React Router does: whatever the handler returns or throws becomes the response `next()`
- * gives back, and whatever the middleware throws is the answer.
+ * as React Router does, and answers the Response the server would send: whatever the handler
+ * returns or throws becomes the response `next()` gives back, and whatever the middleware throws
+ * is the answer. An Error thrown anywhere is rethrown, as it would be a 500.
  */
+export async function respondThroughMiddleware(
+  handler: Handler,
+  args: DataFunctionArgs,
+  onHandled: () => void = () => {},
+): Promise<Response> {
+  const run = async (index: number): Promise<Response> => {
+    const step = middleware[index]
+    if (!step) {
+      onHandled()
+      try {
+        return toResponse(await handler(args as never))
+      } catch (thrown) {
+        return toResponse(thrown)
+      }
+    }
+    const response = await step(args as never, () => run(index + 1))
+    if (!(response instanceof Response)) throw new Error('The middleware answered nothing')
+    return response
+  }
+  try {
+    return await run(0)
+  } catch (thrown) {
+    return toResponse(thrown)
+  }
+}
+
+/** `respondThroughMiddleware` for a request built from options, with the answer read. */
 export async function callThroughMiddleware(
   handler: Handler,
   options: RequestOptions & { params?: Record<string, string>; context?: RouterContextProvider } = {},
@@ -121,26 +158,9 @@ export async function callThroughMiddleware(
     pattern: '',
   }
   let handled = false
-  const run = async (index: number): Promise<Response> => {
-    const step = middleware[index]
-    if (!step) {
-      handled = true
-      try {
-        return toResponse(await handler(args as never))
-      } catch (thrown) {
-        return toResponse(thrown)
-      }
-    }
-    const response = await step(args as never, () => run(index + 1))
-    if (!(response instanceof Response)) throw new Error('The middleware answered nothing')
-    return response
-  }
-  let response: Response
-  try {
-    response = await run(0)
-  } catch (thrown) {
-    response = toResponse(thrown)
-  }
+  const response = await respondThroughMiddleware(handler, args, () => {
+    handled = true
+  })
   const text = await response.text()
   const type = response.headers.get('Content-Type') ?? ''
   return {

@@ -136,6 +136,42 @@ describe('the conversation over RPC', () => {
   })
 })
 
+describe('a mention after unsharing', () => {
+  test('is gone from the list (text included) and cannot be marked, until the task is shared again', async () => {
+    const owner = clientOf('owner')
+    const task = await owner.task.create({ text: 'Briefly shared', sharedWith: [people.shared.email] })
+    await owner.comments.addComment({
+      taskId: task.id,
+      content: '@Grace Shared the launch code',
+      mentions: [],
+    })
+    const [notification] = (await clientOf('shared').comments.getMentionNotifications()).filter(
+      (n) => n.taskId === task.id,
+    )
+    if (!notification) throw new Error('expected a notification')
+
+    await owner.task.share({ taskId: task.id, emails: [] })
+    const input = encodeURIComponent(JSON.stringify({ json: undefined }))
+    const response = await fetch(`${server.origin}/api/rpc/comments/getMentionNotifications?data=${input}`, {
+      headers: { cookie: browsers.shared.cookie },
+    })
+    expect(response.status).toBe(200)
+    expect(await response.text()).not.toContain('the launch code')
+    expect(
+      await rejection(
+        clientOf('shared').comments.markNotificationAsRead({ notificationId: notification.id }),
+      ),
+    ).toMatchObject({ code: 'NOT_FOUND', message: NOTIFICATION_NOT_FOUND })
+
+    await owner.task.share({ taskId: task.id, emails: [people.shared.email] })
+    const back = await clientOf('shared').comments.getMentionNotifications()
+    expect(back.find((n) => n.id === notification.id)).toMatchObject({
+      content: '@Grace Shared the launch code',
+      isRead: false,
+    })
+  })
+})
+
 describe('refusals a client sees', () => {
   test("editing or deleting another person's comment is FORBIDDEN and changes nothing", async () => {
     const comment = await clientOf('shared').comments.addComment({ taskId, content: 'Mine', mentions: [] })

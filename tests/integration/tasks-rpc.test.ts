@@ -218,7 +218,10 @@ describe('the wire shape', () => {
       ].sort(),
     )
     expect(seen.ownerName).toBe('Ada Owner')
-    const byAddress = Object.fromEntries(seen.sharedWith.map((email, i) => [email, seen.sharedWithNames[i]]))
+    // Whom it is shared with is the owner's to know: others get verified names, no address.
+    expect(seen).toMatchObject({ sharedWith: [], sharedWithNames: ['Grace Shared'] })
+    const own = await clientOf('owner').task.get({ taskId: task.id })
+    const byAddress = Object.fromEntries(own.sharedWith.map((email, i) => [email, own.sharedWithNames[i]]))
     expect(byAddress).toEqual({
       [people['shared-verified'].email]: 'Grace Shared',
       // Not verified: the address, not the name someone typed when registering it.
@@ -232,6 +235,36 @@ describe('the wire shape', () => {
     expect(seen.completedAt).toBeNull()
     const done = await clientOf('shared-verified').task.setStatus({ taskId: task.id, status: 'Completed' })
     expect(new Date(done.completedAt ?? '').toISOString()).toBe(done.completedAt)
+  })
+})
+
+describe('who sees whom', () => {
+  test('a public task shared with people: no address reaches a visitor, a stranger or a sharee', async () => {
+    const task = await taskOf('public')
+    await shareTask(db, task.id, [people['shared-verified'].email, 'invitee@example.com'])
+    const addresses = [people['shared-verified'].email, 'invitee@example.com']
+
+    // Raw HTTP as a visitor's browser or a script sends it: GET with ?data=, no cookie.
+    const input = encodeURIComponent(JSON.stringify({ json: { taskId: task.id } }))
+    const response = await fetch(`${server.origin}/api/rpc/task/get?data=${input}`)
+    expect(response.status).toBe(200)
+    const text = await response.text()
+    expect(JSON.parse(text)).toMatchObject({
+      json: { id: task.id, sharedWith: [], sharedWithNames: ['Grace Shared'] },
+    })
+    for (const address of addresses) expect(text).not.toContain(address)
+
+    for (const who of ['anonymous', 'stranger', 'shared-verified'] as const) {
+      const seen = await clientOf(who).task.get({ taskId: task.id })
+      expect(seen).toMatchObject({ sharedWith: [], sharedWithNames: ['Grace Shared'] })
+    }
+    for (const who of ['stranger', 'shared-verified'] as const) {
+      const all = JSON.stringify(await clientOf(who).task.getAll())
+      for (const address of addresses) expect(all).not.toContain(address)
+    }
+    expect((await clientOf('owner').task.get({ taskId: task.id })).sharedWith.sort()).toEqual(
+      addresses.sort(),
+    )
   })
 })
 
