@@ -657,7 +657,13 @@ function DeleteConfirmation({ comment, onClose }: { comment: CommentView; onClos
           Are you sure you want to delete this comment?
         </p>
         <div className="flex gap-2">
-          <StatusButton isPending={isPending} pendingText="Deleting…" size="sm" variant="destructive" autoFocus>
+          <StatusButton
+            isPending={isPending}
+            pendingText="Deleting…"
+            size="sm"
+            variant="destructive"
+            autoFocus
+          >
             Delete
           </StatusButton>
           <CancelLink href={viewHref(null)} onCancel={onClose} />
