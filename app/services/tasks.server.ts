@@ -211,12 +211,17 @@ export async function listTaskGroups(
   }
 }
 
+/**
+ * The visibility rule as a condition on `tasks`, for queries about many rows at once (the task
+ * list, a person's notifications): own, shared with their verified e-mail, or public.
+ */
+export function visibleToSql(viewer: NonNullable<Viewer>) {
+  return sql`(${eq(tasks.userId, viewer.id)} OR ${sharedWithViewerSql(viewer)} OR ${eq(tasks.isPublic, true)})`
+}
+
 /** task.getAll: every task the viewer may see — own, shared with them, others' public. */
 export async function listVisibleTasks(db: Database, viewer: NonNullable<Viewer>) {
-  const rows = await selectTaskViews(
-    db,
-    sql`(${eq(tasks.userId, viewer.id)} OR ${sharedWithViewerSql(viewer)} OR ${eq(tasks.isPublic, true)})`,
-  ).orderBy(desc(tasks.createdAt))
+  const rows = await selectTaskViews(db, visibleToSql(viewer)).orderBy(desc(tasks.createdAt))
   return rows.map(toView)
 }
 
