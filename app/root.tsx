@@ -26,6 +26,7 @@ import { database } from '~/db/client.server'
 import { clientConfig } from '~/env.server'
 import { openDiscussion } from '~/services/comments.server'
 import { NotFound } from '~/services/errors'
+import { countUnreadMentions } from '~/services/notifications.server'
 import { getTaskDetails } from '~/services/tasks.server'
 import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
@@ -80,6 +81,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { toast, headers } = await readToast(request)
   const user = await getUser(request, context)
   const taskModal = await loadTaskModal(user, url.searchParams.get('task'))
+  // After the modal, which may have just read some: the header's badge counts what is left.
+  const unreadMentions = user ? await countUnreadMentions(database(), user) : 0
   return data(
     {
       user,
@@ -89,6 +92,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       theme,
       toast,
       taskModal,
+      unreadMentions,
       config: clientConfig(),
       nonce: context.get(nonceContext),
     },
@@ -139,7 +143,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <>
       <PendingIndicator />
       {loaderData.user ? <MentionNotifications user={loaderData.user} /> : null}
-      <Header user={loaderData.user} theme={loaderData.theme} />
+      <Header user={loaderData.user} theme={loaderData.theme} unreadMentions={loaderData.unreadMentions} />
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
       {loaderData.toast ? (
         // Toasts need JavaScript; without it, the same message is a banner at the top of the page.

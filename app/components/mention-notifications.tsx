@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useLocation, useNavigate } from 'react-router'
+import { useLocation, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
 import type { SessionUser } from '~/auth/session-user'
 import { useCsrfToken } from '~/components/csrf-input'
@@ -109,16 +109,23 @@ export function taskHref(location: { pathname: string; search: string }, taskId:
   return `${location.pathname}?${params}`
 }
 
+/** The unread mentions as one value, to tell whether they changed between two polls. */
+export function unreadKey(unread: readonly Pick<Mention, 'id'>[]) {
+  return unread.map((mention) => mention.id).join(',')
+}
+
 export function MentionNotifications({ user }: { user: SessionUser }) {
   const navigate = useNavigate()
   const location = useLocation()
   const csrfToken = useCsrfToken()
+  const { revalidate } = useRevalidator()
   // A toast's action runs long after it was shown: it reads the page as it is when clicked.
-  const page = useRef({ navigate, location, csrfToken })
+  const page = useRef({ navigate, location, csrfToken, revalidate })
   useEffect(() => {
-    page.current = { navigate, location, csrfToken }
+    page.current = { navigate, location, csrfToken, revalidate }
   })
   const store = useRef<MentionStore | null>(null)
+  const lastUnread = useRef<string | null>(null)
 
   function markRead(mention: Mention) {
     const { csrfToken } = page.current
@@ -135,6 +142,11 @@ export function MentionNotifications({ user }: { user: SessionUser }) {
 
   usePolling(async (signal) => {
     const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
+    // The header's badge comes with the page's data: when the unread mentions change (one arrives,
+    // one is read in another tab), load it again. The first poll only sets where it starts.
+    const key = unreadKey(unread)
+    if (lastUnread.current !== null && key !== lastUnread.current) void page.current.revalidate()
+    lastUnread.current = key
     store.current ??= mentionStore(() => window.localStorage)
     // A mention on the task whose modal is open is read already: the person is looking at it.
     const openTaskId = new URLSearchParams(page.current.location.search).get('task')

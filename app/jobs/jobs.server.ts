@@ -21,7 +21,7 @@ const MAX_ERROR_LENGTH = 1_000
 export type Job = typeof jobs.$inferSelect
 
 /** What a job of one type does; it gets the database, the job's payload and the runner's clock. */
-export type JobHandler = (db: Database, payload: Record<string, unknown>, now: Date) => Promise<void>
+export type JobHandler = (db: Database, payload: Record<string, unknown>, now: Date) => Promise<unknown>
 
 /**
  * Schedules a job under a key of the caller's choosing (its id), so a job is never queued twice:

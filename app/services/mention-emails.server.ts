@@ -5,6 +5,7 @@ import { notifications, sessions, tasks, users } from '~/db/schema'
 import { queueEmail } from '~/email/outbox.server'
 import { mentionEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
+import { INBOX_PATH } from '~/inbox'
 import { scheduleJob } from '~/jobs/jobs.server'
 import { NotFound } from './errors'
 import { excerptOf } from './notifications.server'
@@ -109,7 +110,7 @@ export async function sendMentionEmail(db: Database, recipientId: string, now = 
           taskText: mention.taskText,
           excerpt: excerptOf(mention.content),
         })),
-        { inbox: `${base}/notifications`, settings: `${base}/settings` },
+        { inbox: `${base}${INBOX_PATH}`, settings: `${base}/settings` },
       ),
     )
     await tx

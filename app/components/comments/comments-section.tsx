@@ -4,6 +4,7 @@ import { toast } from 'sonner'
 import type { SessionUser } from '~/auth/session-user'
 import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
+import { RelativeTime } from '~/components/relative-time'
 import { Button, buttonClasses } from '~/components/ui/button'
 import type { ReactionType } from '~/db/schema'
 import type { CommentActionData } from '~/routes/task-comments'
@@ -11,7 +12,6 @@ import type { CommentView } from '~/services/comments.server'
 import { cn } from '~/utils/cn'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { usePolling } from '~/utils/polling'
-import { formatRelativeTime } from '~/utils/relative-time'
 import { fetchRpc } from '~/utils/rpc-client'
 import { useHydrated } from '~/utils/use-hydrated'
 import { MentionText } from './mention-text'
@@ -303,25 +303,6 @@ function CommentItem({
         )}
       </div>
     </article>
-  )
-}
-
-/** 'Just now', 'Nm ago', 'Nh ago' or the local date, refreshed every half minute. */
-function RelativeTime({ iso }: { iso: string }) {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 30_000)
-    return () => clearInterval(timer)
-  }, [])
-  return (
-    <time
-      dateTime={iso}
-      title={new Date(iso).toUTCString()}
-      className="text-xs text-muted-foreground"
-      suppressHydrationWarning
-    >
-      {formatRelativeTime(iso, now)}
-    </time>
   )
 }
 
