@@ -142,7 +142,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PendingIndicator />
-      {loaderData.user ? <MentionNotifications user={loaderData.user} /> : null}
+      {loaderData.user ? (
+        <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />
+      ) : null}
       <Header user={loaderData.user} theme={loaderData.theme} unreadMentions={loaderData.unreadMentions} />
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
       {loaderData.toast ? (

@@ -180,13 +180,16 @@ export function unreadBadgeText(unread: number) {
 
 /**
  * The bell: a plain link to the inbox, so the person learns of mentions on every page, with or
- * without JavaScript. Its name says what the badge shows ("Notifications, 3 unread").
+ * without JavaScript. Its name holds what the badge shows ("Notifications, 3 unread"), so voice
+ * control users can say what they see.
  */
 function InboxLink({ unread, isActive }: { unread: number; isActive: boolean }) {
+  const badge = unreadBadgeText(unread)
   return (
     <Link
       to={INBOX_PATH}
       prefetch="intent"
+      aria-label={unread > 0 ? `Notifications, ${badge} unread` : 'Notifications'}
       aria-current={isActive ? 'page' : undefined}
       className={cn(
         'relative inline-flex size-9 items-center justify-center rounded-md hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
@@ -204,18 +207,13 @@ function InboxLink({ unread, isActive }: { unread: number; isActive: boolean }) 
         <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
         <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
       </svg>
-      <span className="sr-only">Notifications</span>
       {unread > 0 ? (
-        <>
-          <span className="sr-only">, </span>
-          <span
-            data-testid="unread-badge"
-            className="absolute -top-0.5 -right-0.5 min-w-4 rounded-full bg-destructive px-1 text-center text-[0.6875rem] leading-4 font-semibold text-destructive-foreground"
-          >
-            {unreadBadgeText(unread)}
-          </span>
-          <span className="sr-only"> unread</span>
-        </>
+        <span
+          data-testid="unread-badge"
+          className="absolute -top-0.5 -right-0.5 min-w-4 rounded-full bg-destructive px-1 text-center text-[0.6875rem] leading-4 font-semibold text-destructive-foreground"
+        >
+          {badge}
+        </span>
       ) : null}
     </Link>
   )

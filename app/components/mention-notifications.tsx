@@ -114,15 +114,15 @@ export function unreadKey(unread: readonly Pick<Mention, 'id'>[]) {
   return unread.map((mention) => mention.id).join(',')
 }
 
-export function MentionNotifications({ user }: { user: SessionUser }) {
+export function MentionNotifications({ user, unreadCount }: { user: SessionUser; unreadCount: number }) {
   const navigate = useNavigate()
   const location = useLocation()
   const csrfToken = useCsrfToken()
   const { revalidate } = useRevalidator()
   // A toast's action runs long after it was shown: it reads the page as it is when clicked.
-  const page = useRef({ navigate, location, csrfToken, revalidate })
+  const page = useRef({ navigate, location, csrfToken, revalidate, unreadCount })
   useEffect(() => {
-    page.current = { navigate, location, csrfToken, revalidate }
+    page.current = { navigate, location, csrfToken, revalidate, unreadCount }
   })
   const store = useRef<MentionStore | null>(null)
   const lastUnread = useRef<string | null>(null)
@@ -143,9 +143,12 @@ export function MentionNotifications({ user }: { user: SessionUser }) {
   usePolling(async (signal) => {
     const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
     // The header's badge comes with the page's data: when the unread mentions change (one arrives,
-    // one is read in another tab), load it again. The first poll only sets where it starts.
+    // one is read in another tab), load it again. The first poll compares with the badge, which
+    // may be older than the page's scripts.
     const key = unreadKey(unread)
-    if (lastUnread.current !== null && key !== lastUnread.current) void page.current.revalidate()
+    const isChanged =
+      lastUnread.current === null ? unread.length !== page.current.unreadCount : key !== lastUnread.current
+    if (isChanged) void page.current.revalidate()
     lastUnread.current = key
     store.current ??= mentionStore(() => window.localStorage)
     // A mention on the task whose modal is open is read already: the person is looking at it.
