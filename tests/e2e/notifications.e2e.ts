@@ -17,6 +17,9 @@ import {
  * the badge also updates on an open page, and a mention read in the inbox is never toasted again.
  */
 
+// Each test signs people up with real scrypt, on two cores shared with the other workers.
+test.describe.configure({ timeout: 90_000 })
+
 /** The bell in the header: its accessible name says how many are unread. */
 function bell(page: Page) {
   return page.getByRole('banner').getByRole('link', { name: /^Notifications/ })
@@ -130,6 +133,34 @@ test('an empty inbox says so', async ({ browser, baseURL: base, javaScriptEnable
   await expect(page.getByRole('heading', { name: 'No mentions yet' })).toBeVisible()
   await expect(page.getByText('You are all caught up.')).toBeVisible()
   await expect(bell(page)).toHaveAttribute('aria-current', 'page')
+  await context.close()
+})
+
+test("'E-mail me when I'm mentioned' is on until turned off in settings, and stays as saved", async ({
+  browser,
+  baseURL: base,
+  javaScriptEnabled,
+}, testInfo) => {
+  const baseURL = base ?? ''
+  const mo = await verifiedPerson(baseURL, 'Mo', testInfo.project.name)
+  const { page, context } = await browserFor(browser, mo, { baseURL, javaScriptEnabled })
+  await page.goto('/settings')
+  const section = page.getByRole('region', { name: 'Notifications' })
+  const checkbox = section.getByRole('checkbox', { name: "E-mail me when I'm mentioned" })
+  const save = section.getByRole('button', { name: 'Save notification settings' })
+  await expect(checkbox).toBeChecked()
+
+  await checkbox.uncheck()
+  await save.click()
+  await expect(notice(page, javaScriptEnabled, 'Mention e-mails are off')).toBeVisible()
+  await page.goto('/settings')
+  await expect(checkbox).not.toBeChecked()
+
+  await checkbox.check()
+  await save.click()
+  await expect(notice(page, javaScriptEnabled, 'Mention e-mails are on')).toBeVisible()
+  await page.goto('/settings')
+  await expect(checkbox).toBeChecked()
   await context.close()
 })
 
