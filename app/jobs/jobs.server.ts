@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, ne, or, sql } from 'drizzle-orm'
 import { type Database, database, type Executor } from '~/db/client.server'
 import { jobs } from '~/db/schema'
+import { createBackgroundLoop } from '~/utils/background-loop.server'
 
 /**
  * Work that runs later, on whichever instance gets to it first: the `jobs` table is the queue,
@@ -81,11 +82,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const now = options.now ?? Date.now
   const logError = options.logError ?? ((message, error) => console.error(message, error ?? ''))
 
-  let isPolling = false
-  let isStopping = false
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let pass: Promise<void> | undefined
-
   const isDue = (at: Date) =>
     or(
       and(eq(jobs.status, 'pending'), lte(jobs.runAt, at)),
@@ -141,7 +137,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function runDue() {
     let finished = 0
     const tried = new Set<string>()
-    while (!isStopping) {
+    while (!loop.isStopping()) {
       const due = await db
         .select({ id: jobs.id })
         .from(jobs)
@@ -152,7 +148,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const fresh = due.filter((job) => !tried.has(job.id))
       if (fresh.length === 0) break
       for (const { id } of fresh) {
-        if (isStopping) break
+        if (loop.isStopping()) break
         tried.add(id)
         const job = await claim(id)
         if (job && (await run(job))) finished += 1
@@ -161,42 +157,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return finished
   }
 
-  function schedule() {
-    clearTimeout(timer)
-    if (!isPolling || isStopping) return
-    timer = setTimeout(runPass, pollIntervalMs)
-    // A waiting runner must never keep a process (a test run, a CLI script) alive.
-    timer.unref()
-  }
+  const loop = createBackgroundLoop({
+    pass: runDue,
+    intervalMs: pollIntervalMs,
+    onError: (error) => logError('Job runner failed:', error),
+  })
 
-  function runPass() {
-    if (pass) return
-    pass = runDue()
-      .then(
-        () => undefined,
-        // The database may be briefly unavailable; the next poll tries again.
-        (error: unknown) => logError('Job runner failed:', error),
-      )
-      .finally(() => {
-        pass = undefined
-        schedule()
-      })
-  }
-
-  return {
-    runDue,
-    start() {
-      if (isPolling || isStopping) return
-      isPolling = true
-      runPass()
-    },
-    async stop() {
-      isStopping = true
-      isPolling = false
-      clearTimeout(timer)
-      await pass
-    },
-  }
+  return { runDue, start: loop.start, stop: loop.stop }
 }
 
 // ── The process's runner ────────────────────────────────────────────────────

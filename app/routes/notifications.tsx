@@ -5,7 +5,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { RelativeTime } from '~/components/relative-time'
 import { Alert } from '~/components/ui/alert'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { Button, type ButtonSize, buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { INBOX_PATH } from '~/inbox'
 import { NotificationIdSchema } from '~/services/comment-schemas'
@@ -160,32 +160,56 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
 }
 
 function MarkReadForm({ mention }: { mention: InboxMention }) {
-  const fetcher = useFetcher<typeof action>()
-  const isPending = fetcher.state !== 'idle'
   return (
-    <fetcher.Form method="post" action={INBOX_PATH} preventScrollReset>
-      <CsrfInput />
-      <input type="hidden" name="intent" value="mark-read" />
-      <input type="hidden" name="notificationId" value={mention.id} />
-      <Button type="submit" size="sm" variant="outline" disabled={isPending}>
-        {isPending ? 'Marking…' : 'Mark as read'}
-        <span className="sr-only">{`: ${mention.fromUserName} on “${mention.taskText}”`}</span>
-      </Button>
-      <FetcherError error={fetcher.data?.error} />
-    </fetcher.Form>
+    <InboxForm
+      fields={{ intent: 'mark-read', notificationId: mention.id }}
+      label="Mark as read"
+      pendingLabel="Marking…"
+      // Which mention, for screen readers: every line has a button of the same visible text.
+      context={`: ${mention.fromUserName} on “${mention.taskText}”`}
+      size="sm"
+    />
   )
 }
 
 function MarkAllReadForm({ upTo }: { upTo: string }) {
+  return (
+    <InboxForm
+      fields={{ intent: 'mark-all-read', upTo }}
+      label="Mark all as read"
+      pendingLabel="Marking all…"
+    />
+  )
+}
+
+/**
+ * A form to the inbox's action: a real post without JavaScript; with it, a fetcher whose button
+ * shows it is pending and cannot be sent twice, and whose redirect brings the toast.
+ */
+function InboxForm({
+  fields,
+  label,
+  pendingLabel,
+  context,
+  size,
+}: {
+  fields: Record<string, string>
+  label: string
+  pendingLabel: string
+  context?: string
+  size?: ButtonSize
+}) {
   const fetcher = useFetcher<typeof action>()
   const isPending = fetcher.state !== 'idle'
   return (
     <fetcher.Form method="post" action={INBOX_PATH} preventScrollReset>
       <CsrfInput />
-      <input type="hidden" name="intent" value="mark-all-read" />
-      <input type="hidden" name="upTo" value={upTo} />
-      <Button type="submit" variant="outline" disabled={isPending}>
-        {isPending ? 'Marking all…' : 'Mark all as read'}
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <Button type="submit" size={size} variant="outline" disabled={isPending}>
+        {isPending ? pendingLabel : label}
+        {context ? <span className="sr-only">{context}</span> : null}
       </Button>
       <FetcherError error={fetcher.data?.error} />
     </fetcher.Form>

@@ -1,15 +1,14 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Database, Executor } from '~/db/client.server'
-import { notifications, sessions, tasks, users } from '~/db/schema'
+import { notifications, sessions, users } from '~/db/schema'
 import { queueEmail } from '~/email/outbox.server'
 import { mentionEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { INBOX_PATH } from '~/inbox'
 import { scheduleJob } from '~/jobs/jobs.server'
 import { NotFound } from './errors'
-import { excerptOf } from './notifications.server'
-import { visibleToSql } from './tasks.server'
+import { listMentionsToEmail } from './notifications.server'
 
 /**
  * Mention e-mails, for people who are away when they are mentioned:
@@ -79,39 +78,19 @@ export async function sendMentionEmail(db: Database, recipientId: string, now = 
     const [recipient] = await tx.select().from(users).where(eq(users.id, recipientId)).limit(1)
     if (!recipient?.emailOnMention || !recipient.emailVerifiedAt) return 0
     if (await isOnline(tx, recipient.id, now)) return 0
-    const viewer = { id: recipient.id, email: recipient.email, emailVerified: true }
-    const missed = await tx
-      .select({
-        id: notifications.id,
-        fromUserName: users.name,
-        taskText: tasks.text,
-        content: notifications.content,
-      })
-      .from(notifications)
-      .innerJoin(tasks, eq(tasks.id, notifications.taskId))
-      .leftJoin(users, eq(users.id, notifications.fromUserId))
-      .where(
-        and(
-          eq(notifications.recipientId, recipient.id),
-          eq(notifications.isRead, false),
-          isNull(notifications.emailedAt),
-          visibleToSql(viewer),
-        ),
-      )
-      .orderBy(asc(notifications.createdAt), asc(notifications.id))
+    const missed = await listMentionsToEmail(tx, {
+      id: recipient.id,
+      email: recipient.email,
+      emailVerified: true,
+    })
     if (missed.length === 0) return 0
     const base = env().BASE_URL
     await queueEmail(
       tx,
-      mentionEmailMessage(
-        recipient.email,
-        missed.map((mention) => ({
-          fromUserName: mention.fromUserName || 'Someone',
-          taskText: mention.taskText,
-          excerpt: excerptOf(mention.content),
-        })),
-        { inbox: `${base}${INBOX_PATH}`, settings: `${base}/settings` },
-      ),
+      mentionEmailMessage(recipient.email, missed, {
+        inbox: `${base}${INBOX_PATH}`,
+        settings: `${base}/settings`,
+      }),
     )
     await tx
       .update(notifications)

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, lte, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
@@ -121,13 +121,9 @@ export async function countUnreadMentions(db: Executor, recipient: Recipient): P
   return Number(row?.count ?? 0)
 }
 
-/** The inbox: read and unread mentions, newest first, with the task's title and who wrote. */
-export async function listInboxMentions(
-  db: Executor,
-  recipient: Recipient,
-  limit = INBOX_LIMIT,
-): Promise<InboxMention[]> {
-  const rows = await db
+/** Mentions with the task's title and who wrote, as the inbox and the mention e-mail show them. */
+function selectMentionLines(db: Executor, where: SQL | undefined) {
+  return db
     .select({
       id: notifications.id,
       taskId: notifications.taskId,
@@ -140,15 +136,40 @@ export async function listInboxMentions(
     .from(notifications)
     .innerJoin(tasks, eq(tasks.id, notifications.taskId))
     .leftJoin(users, eq(users.id, notifications.fromUserId))
-    .where(visibleMentionOf(recipient))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit)
-  return rows.map(({ content, ...row }) => ({
+    .where(where)
+}
+
+function toInboxMention({
+  content,
+  ...row
+}: Awaited<ReturnType<typeof selectMentionLines>>[number]): InboxMention {
+  return {
     ...row,
     fromUserName: row.fromUserName || 'Someone',
     excerpt: excerptOf(content),
     createdAt: row.createdAt.toISOString(),
-  }))
+  }
+}
+
+/** The inbox: read and unread mentions, newest first, with the task's title and who wrote. */
+export async function listInboxMentions(
+  db: Executor,
+  recipient: Recipient,
+  limit = INBOX_LIMIT,
+): Promise<InboxMention[]> {
+  const rows = await selectMentionLines(db, visibleMentionOf(recipient))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit)
+  return rows.map(toInboxMention)
+}
+
+/** What a mention e-mail lists: unread mentions no e-mail has covered yet, oldest first. */
+export async function listMentionsToEmail(db: Executor, recipient: Recipient): Promise<InboxMention[]> {
+  const rows = await selectMentionLines(
+    db,
+    and(visibleMentionOf(recipient), eq(notifications.isRead, false), isNull(notifications.emailedAt)),
+  ).orderBy(asc(notifications.createdAt), asc(notifications.id))
+  return rows.map(toInboxMention)
 }
 
 /**
