@@ -174,7 +174,7 @@ function HeaderLink({
 }
 
 /** What the badge shows: the count, up to 99. */
-export function unreadBadgeText(unread: number) {
+function unreadBadgeText(unread: number) {
   return unread > 99 ? '99+' : String(unread)
 }
 

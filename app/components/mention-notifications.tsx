@@ -110,7 +110,7 @@ export function taskHref(location: { pathname: string; search: string }, taskId:
 }
 
 /** The unread mentions as one value, to tell whether they changed between two polls. */
-export function unreadKey(unread: readonly Pick<Mention, 'id'>[]) {
+function unreadKey(unread: readonly Pick<Mention, 'id'>[]) {
   return unread.map((mention) => mention.id).join(',')
 }
 
