@@ -49,6 +49,11 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Threadwork <no-reply@threadwork.dev>'),
+  /**
+   * How long a mention waits before it is e-mailed to someone who is away: mentions arriving
+   * meanwhile join the same e-mail, and one read meanwhile is left out.
+   */
+  MENTION_EMAIL_DELAY_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
 
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
   GITHUB_CLIENT_SECRET: z.string().min(1).optional(),

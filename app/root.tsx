@@ -26,6 +26,7 @@ import { database } from '~/db/client.server'
 import { clientConfig } from '~/env.server'
 import { openDiscussion } from '~/services/comments.server'
 import { NotFound } from '~/services/errors'
+import { countUnreadMentions } from '~/services/notifications.server'
 import { getTaskDetails } from '~/services/tasks.server'
 import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
@@ -80,6 +81,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { toast, headers } = await readToast(request)
   const user = await getUser(request, context)
   const taskModal = await loadTaskModal(user, url.searchParams.get('task'))
+  // After the modal, which may have just read some: the header's badge counts what is left.
+  const unreadMentions = user ? await countUnreadMentions(database(), user) : 0
   return data(
     {
       user,
@@ -89,6 +92,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       theme,
       toast,
       taskModal,
+      unreadMentions,
       config: clientConfig(),
       nonce: context.get(nonceContext),
     },
@@ -138,7 +142,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PendingIndicator />
-      {loaderData.user ? <MentionNotifications user={loaderData.user} /> : null}
+      {loaderData.user ? (
+        <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />
+      ) : null}
       {/* Before the page: without JavaScript the open modal is a plain <dialog open> over an
           overlay, and Tab follows the document, so it must come first, not after the page. */}
       {loaderData.taskModal ? (
@@ -158,7 +164,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
           }
         />
       ) : null}
-      <Header user={loaderData.user} theme={loaderData.theme} />
+      <Header user={loaderData.user} theme={loaderData.theme} unreadMentions={loaderData.unreadMentions} />
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
       {loaderData.toast && !loaderData.taskModal ? <NoscriptToast toast={loaderData.toast} /> : null}
       <div id="main">

@@ -44,6 +44,7 @@ export default [
   route('task', 'routes/task.tsx'),
   route('task/actions', 'routes/task-actions.tsx'),
   route('task/comments', 'routes/task-comments.tsx'),
+  route('notifications', 'routes/notifications.tsx'),
 
   // E-mail flows: the links in verification and reset e-mails land here; /dev/mailbox shows the
   // outbox outside production

@@ -12,6 +12,8 @@ import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
+import { jobHandlers } from '~/jobs/handlers.server'
+import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
@@ -187,6 +189,9 @@ export async function startServer() {
   // Every instance delivers the shared outbox; stopping lets the e-mail in flight finish first.
   startOutboxWorker()
   onShutdown(stopOutboxWorker)
+  // Likewise for deferred work (mention e-mails): any instance may run a due job, exactly once.
+  startJobRunner({ handlers: jobHandlers })
+  onShutdown(stopJobRunner)
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))

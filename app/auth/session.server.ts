@@ -8,8 +8,11 @@ export const SESSION_COOKIE = 'tw_session'
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000
 /** Sliding renewal: a session used within its last 29 days is pushed back to 30 days. */
 const RENEW_AFTER_MS = 24 * 60 * 60 * 1000
-/** "Last seen" is worth a write every few minutes, not on every request. */
-const LAST_SEEN_PRECISION_MS = 5 * 60 * 1000
+/**
+ * "Last seen" is worth a write a minute, not one per request. It also tells whether someone is
+ * online (mention-emails.server.ts), so it must stay well inside that window.
+ */
+const LAST_SEEN_PRECISION_MS = 60 * 1000
 
 /** The table holds only this hash: a leaked database cannot be replayed as cookies. */
 export function hashToken(token: string) {

@@ -6,6 +6,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { buttonClasses } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
+import { INBOX_PATH } from '~/inbox'
 import type { Theme } from '~/theme'
 import { cn } from '~/utils/cn'
 
@@ -38,7 +39,16 @@ const MOBILE_NAV_ID = 'mobile-navigation'
 const ACCOUNT_MENU_ID = 'account-menu'
 const SESSION_ACTIONS = ['/login', '/signup', '/logout']
 
-export function Header({ user, theme }: { user: SessionUser | null; theme: Theme | null }) {
+export function Header({
+  user,
+  theme,
+  unreadMentions = 0,
+}: {
+  user: SessionUser | null
+  theme: Theme | null
+  /** The signed-in person's unread mentions, for the badge on the inbox link. */
+  unreadMentions?: number
+}) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
   // While signing in or out, who is signed in is about to change: show placeholders, not stale data.
@@ -87,6 +97,9 @@ export function Header({ user, theme }: { user: SessionUser | null; theme: Theme
 
         <div className="ml-auto flex items-center gap-2 md:ml-0">
           <ThemeSwitch serverTheme={theme} />
+          {user && !isSessionChanging ? (
+            <InboxLink unread={unreadMentions} isActive={isActivePath(pathname, INBOX_PATH)} />
+          ) : null}
           <AccountControl user={user} isLoading={isSessionChanging} />
         </div>
       </div>
@@ -201,6 +214,52 @@ function HeaderLink({
       )}
     >
       {link.label}
+    </Link>
+  )
+}
+
+/** What the badge shows: the count, up to 99. */
+function unreadBadgeText(unread: number) {
+  return unread > 99 ? '99+' : String(unread)
+}
+
+/**
+ * The bell: a plain link to the inbox, so the person learns of mentions on every page, with or
+ * without JavaScript. Its name holds what the badge shows ("Notifications, 3 unread"), so voice
+ * control users can say what they see.
+ */
+function InboxLink({ unread, isActive }: { unread: number; isActive: boolean }) {
+  const badge = unreadBadgeText(unread)
+  return (
+    <Link
+      to={INBOX_PATH}
+      prefetch="intent"
+      aria-label={unread > 0 ? `Notifications, ${badge} unread` : 'Notifications'}
+      aria-current={isActive ? 'page' : undefined}
+      className={cn(
+        'relative inline-flex size-9 items-center justify-center rounded-md hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        isActive ? 'bg-muted' : undefined,
+      )}
+    >
+      <svg
+        aria-hidden
+        viewBox="0 0 24 24"
+        className="size-5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      {unread > 0 ? (
+        <span
+          data-testid="unread-badge"
+          className="absolute -top-0.5 -right-0.5 min-w-4 rounded-full bg-destructive px-1 text-center text-[0.6875rem] leading-4 font-semibold text-destructive-foreground"
+        >
+          {badge}
+        </span>
+      ) : null}
     </Link>
   )
 }

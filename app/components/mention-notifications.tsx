@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useLocation, useNavigate } from 'react-router'
+import { useLocation, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
 import type { SessionUser } from '~/auth/session-user'
 import { useCsrfToken } from '~/components/csrf-input'
@@ -109,16 +109,23 @@ export function taskHref(location: { pathname: string; search: string }, taskId:
   return `${location.pathname}?${params}`
 }
 
-export function MentionNotifications({ user }: { user: SessionUser }) {
+/** The unread mentions as one value, to tell whether they changed between two polls. */
+function unreadKey(unread: readonly Pick<Mention, 'id'>[]) {
+  return unread.map((mention) => mention.id).join(',')
+}
+
+export function MentionNotifications({ user, unreadCount }: { user: SessionUser; unreadCount: number }) {
   const navigate = useNavigate()
   const location = useLocation()
   const csrfToken = useCsrfToken()
+  const { revalidate } = useRevalidator()
   // A toast's action runs long after it was shown: it reads the page as it is when clicked.
-  const page = useRef({ navigate, location, csrfToken })
+  const page = useRef({ navigate, location, csrfToken, revalidate, unreadCount })
   useEffect(() => {
-    page.current = { navigate, location, csrfToken }
+    page.current = { navigate, location, csrfToken, revalidate, unreadCount }
   })
   const store = useRef<MentionStore | null>(null)
+  const lastUnread = useRef<string | null>(null)
 
   function markRead(mention: Mention) {
     const { csrfToken } = page.current
@@ -135,6 +142,14 @@ export function MentionNotifications({ user }: { user: SessionUser }) {
 
   usePolling(async (signal) => {
     const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
+    // The header's badge comes with the page's data: when the unread mentions change (one arrives,
+    // one is read in another tab), load it again. The first poll compares with the badge, which
+    // may be older than the page's scripts.
+    const key = unreadKey(unread)
+    const isChanged =
+      lastUnread.current === null ? unread.length !== page.current.unreadCount : key !== lastUnread.current
+    if (isChanged) void page.current.revalidate()
+    lastUnread.current = key
     store.current ??= mentionStore(() => window.localStorage)
     // A mention on the task whose modal is open is read already: the person is looking at it.
     const openTaskId = new URLSearchParams(page.current.location.search).get('task')

@@ -61,7 +61,10 @@ describe('migrations', () => {
   })
 
   test('report the schema current once applied, and are safe to run again', async () => {
-    expect(await migrationStatus(database())).toEqual({ expected: '0000_init', isCurrent: true })
+    expect(await migrationStatus(database())).toEqual({
+      expected: '0001_mention_inbox_and_emails',
+      isCurrent: true,
+    })
     await migrateDatabase(database())
     expect((await migrationStatus(database())).isCurrent).toBe(true)
   })
@@ -72,7 +75,10 @@ describe('migrations', () => {
 
     test('migrationStatus says migrations are pending', async () => {
       scratch = await openScratchDatabase()
-      expect(await migrationStatus(scratch.db)).toEqual({ expected: '0000_init', isCurrent: false })
+      expect(await migrationStatus(scratch.db)).toEqual({
+        expected: '0001_mention_inbox_and_emails',
+        isCurrent: false,
+      })
     })
   })
 })

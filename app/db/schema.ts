@@ -51,6 +51,8 @@ export const users = sqliteTable('users', {
   planKind: text('plan_kind', { enum: PLAN_KINDS }),
   accessUntil: ms('access_until'),
   onboardedAt: ms('onboarded_at'),
+  /** "E-mail me when I'm mentioned" in /settings: on unless the person turns it off. */
+  emailOnMention: integer('email_on_mention', { mode: 'boolean' }).notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -234,6 +236,8 @@ export const notifications = sqliteTable(
     fromUserId: text('from_user_id').references(() => users.id, { onDelete: 'set null' }),
     content: text('content').notNull(),
     isRead: integer('is_read', { mode: 'boolean' }).notNull().default(false),
+    /** When a mention e-mail covered it: each mention is e-mailed at most once. */
+    emailedAt: ms('emailed_at'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -75,3 +75,42 @@ export function passwordChangedMessage(to: string) {
     ],
   })
 }
+
+/** One mention as its e-mail lists it. */
+export type MentionSummary = { fromUserName: string; taskText: string; excerpt: string }
+
+/** Mentions listed in one e-mail; the rest are counted, and all of them wait in the inbox. */
+export const MENTION_EMAIL_LIST_LIMIT = 10
+
+/**
+ * The mentions someone missed while away, in one e-mail: who, on which task, what they wrote.
+ * It links to the inbox, where each mention opens its task.
+ */
+export function mentionEmailMessage(
+  to: string,
+  mentions: MentionSummary[],
+  links: { inbox: string; settings: string },
+) {
+  const [first] = mentions
+  const isSingle = mentions.length === 1 && first !== undefined
+  const listed = mentions.slice(0, MENTION_EMAIL_LIST_LIMIT)
+  const more = mentions.length - listed.length
+  return render(
+    to,
+    isSingle
+      ? `${first.fromUserName} mentioned you on Threadwork`
+      : `You were mentioned ${mentions.length} times on Threadwork`,
+    {
+      preheader: isSingle
+        ? `${first.fromUserName}: ${first.excerpt}`
+        : 'Mentions that came in while you were away.',
+      heading: isSingle ? `${first.fromUserName} mentioned you` : `${mentions.length} new mentions`,
+      paragraphs: [
+        ...listed.map((mention) => `${mention.fromUserName} on “${mention.taskText}”: “${mention.excerpt}”`),
+        ...(more > 0 ? [`…and ${more} more.`] : []),
+      ],
+      action: { label: 'Open your notifications', url: links.inbox },
+      footer: `You get this e-mail when someone mentions you while you are away, once per batch of mentions. To stop these e-mails, untick "E-mail me when I'm mentioned" in your settings: ${links.settings}`,
+    },
+  )
+}

@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import { type Database, database } from '~/db/client.server'
 import { emailOutbox } from '~/db/schema'
+import { createBackgroundLoop } from '~/utils/background-loop.server'
 import { type MailTransport, transportFromEnv } from './transport.server'
 
 /**
@@ -49,12 +50,6 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
   const pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS
   const now = options.now ?? Date.now
   const logError = options.logError ?? ((message, error) => console.error(message, error ?? ''))
-
-  let isPolling = false
-  let isStopping = false
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let pass: Promise<void> | undefined
-  let isKickedDuringPass = false
 
   async function claim(candidate: { id: string; nextAttemptAt: Date }) {
     const [row] = await db
@@ -106,7 +101,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
 
   async function deliverDue() {
     let delivered = 0
-    while (!isStopping) {
+    while (!loop.isStopping()) {
       const due = await db
         .select({ id: emailOutbox.id, nextAttemptAt: emailOutbox.nextAttemptAt })
         .from(emailOutbox)
@@ -116,7 +111,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
       if (due.length === 0) break
       // Every candidate leaves the due set (claimed by us or by someone else), so this ends.
       for (const candidate of due) {
-        if (isStopping) break
+        if (loop.isStopping()) break
         const row = await claim(candidate)
         if (row && (await deliver(row))) delivered += 1
       }
@@ -124,51 +119,18 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
     return delivered
   }
 
-  function schedule() {
-    clearTimeout(timer)
-    if (!isPolling || isStopping) return
-    timer = setTimeout(runPass, pollIntervalMs)
-    // A waiting worker must never keep a process (a test run, a CLI script) alive.
-    timer.unref()
-  }
-
-  function runPass() {
-    if (pass) {
-      isKickedDuringPass = true
-      return
-    }
-    clearTimeout(timer)
-    pass = (async () => {
-      do {
-        isKickedDuringPass = false
-        try {
-          await deliverDue()
-        } catch (error) {
-          // The database may be briefly unavailable; the next poll tries again.
-          logError('Outbox worker failed:', error)
-        }
-      } while (isKickedDuringPass && !isStopping)
-    })().finally(() => {
-      pass = undefined
-      schedule()
-    })
-  }
+  const loop = createBackgroundLoop({
+    pass: deliverDue,
+    intervalMs: pollIntervalMs,
+    onError: (error) => logError('Outbox worker failed:', error),
+  })
 
   return {
     deliverDue,
-    start() {
-      if (isPolling || isStopping) return
-      isPolling = true
-      runPass()
-    },
-    kick() {
-      if (isPolling && !isStopping) runPass()
-    },
+    start: loop.start,
+    kick: loop.kick,
     async stop() {
-      isStopping = true
-      isPolling = false
-      clearTimeout(timer)
-      await pass
+      await loop.stop()
       transport.close()
     },
   }

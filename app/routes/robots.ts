@@ -18,6 +18,7 @@ export const DISALLOWED_PATHS = [
   '/saved-chats',
   '/onboarding',
   '/settings',
+  '/notifications',
   '/dev/',
 ]
 

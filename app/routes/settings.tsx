@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, redirect, useFetcher } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/login.server'
 import {
@@ -23,6 +23,7 @@ import {
   getAccount,
   updateProfile,
 } from '~/services/accounts.server'
+import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/mention-emails.server'
 import { redirectWithToast } from '~/toast.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
@@ -35,9 +36,14 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions] = await Promise.all([getAccount(db, user.id), listSessions(db, user.id)])
+  const [account, sessions, emailOnMention] = await Promise.all([
+    getAccount(db, user.id),
+    listSessions(db, user.id),
+    getMentionEmailSetting(db, user.id),
+  ])
   return {
     account,
+    emailOnMention,
     sessions: sessions
       .map((s) => ({
         id: s.id,
@@ -98,6 +104,15 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       }
       return redirectWithToast('/settings', { type: 'success', title: 'Session revoked' })
     }
+    case 'mention-emails': {
+      // A checkbox sends its value only when ticked: no field means off.
+      const isOn = formData.get('emailOnMention') === 'on'
+      await setMentionEmailSetting(db, user.id, isOn)
+      return redirectWithToast('/settings', {
+        type: 'success',
+        title: isOn ? 'Mention e-mails are on' : 'Mention e-mails are off',
+      })
+    }
     case 'revoke-other-sessions': {
       await revokeOtherSessions(db, user.id, session.id)
       return redirectWithToast('/settings', { type: 'success', title: 'Signed out of every other device' })
@@ -134,7 +149,7 @@ function resultFor(actionData: ActionData, intent: string) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, sessions } = loaderData
+  const { account, sessions, emailOnMention } = loaderData
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
       <div className="flex items-center gap-4">
@@ -146,6 +161,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       </div>
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
+      <NotificationsSection emailOnMention={emailOnMention} />
       <SessionsSection sessions={sessions} actionData={actionData} />
       <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />
     </main>
@@ -257,6 +273,37 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
           {hasPassword ? 'Change password' : 'Set password'}
         </StatusButton>
       </Form>
+    </Section>
+  )
+}
+
+function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
+  const fetcher = useFetcher()
+  const isPending = fetcher.state !== 'idle'
+  return (
+    <Section
+      title="Notifications"
+      description="Mentions always wait in your notifications, behind the bell at the top of every page. While you are away, they can reach you by e-mail too: several in one e-mail, a few minutes after the first."
+    >
+      <fetcher.Form method="post" action="/settings" className="flex flex-col gap-4" preventScrollReset>
+        <CsrfInput />
+        <input type="hidden" name="intent" value="mention-emails" />
+        <label className="flex items-center gap-3 text-sm">
+          {/* Keyed by the saved value, so the box shows it again after saving. */}
+          <input
+            key={String(emailOnMention)}
+            type="checkbox"
+            name="emailOnMention"
+            value="on"
+            defaultChecked={emailOnMention}
+            className="size-4 accent-primary"
+          />
+          E-mail me when I'm mentioned
+        </label>
+        <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" className="self-start">
+          Save notification settings
+        </StatusButton>
+      </fetcher.Form>
     </Section>
   )
 }

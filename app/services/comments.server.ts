@@ -13,6 +13,7 @@ import { appendEvent } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
 import { Forbidden, NotFound } from './errors'
+import { scheduleMentionEmails } from './mention-emails.server'
 import { mentionableFor, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
@@ -26,8 +27,9 @@ import { getTask, type Viewer } from './tasks.server'
  * - only the author edits (earlier versions are kept) or deletes; a deleted comment that has
  *   replies stays as a placeholder so its thread survives;
  * - a reaction is one row per (comment, person, type), so a toggle can never count twice;
- * - each mentioned person gets a notification; who may be mentioned is decided here, never by
- *   the client (see mentions.server.ts);
+ * - each mentioned person gets a notification, and an e-mail when they are away (see
+ *   mention-emails.server.ts); who may be mentioned is decided here, never by the client (see
+ *   mentions.server.ts);
  * - every change appends its event in the same transaction.
  */
 
@@ -241,6 +243,10 @@ async function notifyMentioned(
       },
     })
   }
+  await scheduleMentionEmails(
+    tx,
+    rows.map((row) => row.recipientId),
+  )
 }
 
 /**

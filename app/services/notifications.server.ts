@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
@@ -89,4 +89,118 @@ export async function markTaskMentionsRead(db: Executor, recipientId: string, ta
         eq(notifications.isRead, false),
       ),
     )
+}
+
+// ── The inbox (/notifications and the header's badge) ───────────────────────
+//
+// Everything below shows only mentions on tasks the person may still see: once a task is
+// unshared (or made private again), its mentions leave their inbox, count and e-mails, so the
+// comment text stays with the people who can read the task.
+
+/** How much of a comment an inbox line shows. */
+export const INBOX_EXCERPT_CHARACTERS = 200
+/** The inbox lists this many, newest first; older ones are reached through their tasks. */
+export const INBOX_LIMIT = 100
+
+/** One line of the inbox. */
+export type InboxMention = {
+  id: string
+  taskId: string
+  taskText: string
+  fromUserName: string
+  excerpt: string
+  isRead: boolean
+  createdAt: string
+}
+
+/** A mention of `recipient` whose task they may see (the task correlated by its primary key). */
+function visibleMentionOf(recipient: Recipient): SQL | undefined {
+  return and(
+    eq(notifications.recipientId, recipient.id),
+    sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToSql(recipient)})`,
+  )
+}
+
+/** The start of a comment, cut by code points so an emoji is never halved. */
+export function excerptOf(content: string, characters = INBOX_EXCERPT_CHARACTERS) {
+  const points = Array.from(content.trim())
+  return points.length > characters ? `${points.slice(0, characters).join('').trimEnd()}…` : points.join('')
+}
+
+/**
+ * The header's badge: one COUNT over the (recipient, is_read) index, run on every signed-in page.
+ */
+export async function countUnreadMentions(db: Executor, recipient: Recipient): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(notifications)
+    .where(and(visibleMentionOf(recipient), eq(notifications.isRead, false)))
+  return Number(row?.count ?? 0)
+}
+
+/** Mentions with the task's title and who wrote, as the inbox and the mention e-mail show them. */
+function selectMentionLines(db: Executor, where: SQL | undefined) {
+  return db
+    .select({
+      id: notifications.id,
+      taskId: notifications.taskId,
+      taskText: tasks.text,
+      fromUserName: users.name,
+      content: notifications.content,
+      isRead: notifications.isRead,
+      createdAt: notifications.createdAt,
+    })
+    .from(notifications)
+    .innerJoin(tasks, eq(tasks.id, notifications.taskId))
+    .leftJoin(users, eq(users.id, notifications.fromUserId))
+    .where(where)
+}
+
+function toInboxMention({
+  content,
+  ...row
+}: Awaited<ReturnType<typeof selectMentionLines>>[number]): InboxMention {
+  return {
+    ...row,
+    fromUserName: row.fromUserName || 'Someone',
+    excerpt: excerptOf(content),
+    createdAt: row.createdAt.toISOString(),
+  }
+}
+
+/** The inbox: read and unread mentions, newest first, with the task's title and who wrote. */
+export async function listInboxMentions(
+  db: Executor,
+  recipient: Recipient,
+  limit = INBOX_LIMIT,
+): Promise<InboxMention[]> {
+  const rows = await selectMentionLines(db, visibleMentionOf(recipient))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit)
+  return rows.map(toInboxMention)
+}
+
+/** What a mention e-mail lists: unread mentions no e-mail has covered yet, oldest first. */
+export async function listMentionsToEmail(db: Executor, recipient: Recipient): Promise<InboxMention[]> {
+  const rows = await selectMentionLines(
+    db,
+    and(visibleMentionOf(recipient), eq(notifications.isRead, false), isNull(notifications.emailedAt)),
+  ).orderBy(asc(notifications.createdAt), asc(notifications.id))
+  return rows.map(toInboxMention)
+}
+
+/**
+ * "Mark all as read": the unread mentions the person could have seen — those created up to
+ * `upTo`, the moment their inbox was listed — so one that arrives meanwhile stays unread.
+ * Returns how many were marked.
+ */
+export async function markAllMentionsRead(db: Executor, recipient: Recipient, upTo: Date): Promise<number> {
+  const marked = await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(
+      and(visibleMentionOf(recipient), eq(notifications.isRead, false), lte(notifications.createdAt, upTo)),
+    )
+    .returning({ id: notifications.id })
+  return marked.length
 }

@@ -4,6 +4,7 @@ import { toast } from 'sonner'
 import type { SessionUser } from '~/auth/session-user'
 import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
+import { RelativeTime } from '~/components/relative-time'
 import { useReportTaskGone } from '~/components/task-modal'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import type { ReactionType } from '~/db/schema'
@@ -13,7 +14,6 @@ import { cn } from '~/utils/cn'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { useSubmitOnce } from '~/utils/pending'
 import { usePolling } from '~/utils/polling'
-import { formatRelativeTime } from '~/utils/relative-time'
 import { useHydrated } from '~/utils/use-hydrated'
 import { COMMENT_POLL_MS, pollComments } from './live-comments'
 import { MentionText } from './mention-text'
@@ -331,25 +331,6 @@ function CommentItem({
         )}
       </div>
     </article>
-  )
-}
-
-/** 'Just now', 'Nm ago', 'Nh ago' or the local date, refreshed every half minute. */
-function RelativeTime({ iso }: { iso: string }) {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 30_000)
-    return () => clearInterval(timer)
-  }, [])
-  return (
-    <time
-      dateTime={iso}
-      title={new Date(iso).toUTCString()}
-      className="text-xs text-muted-foreground"
-      suppressHydrationWarning
-    >
-      {formatRelativeTime(iso, now)}
-    </time>
   )
 }
 

@@ -1,0 +1,184 @@
+import { and, asc, eq, lte, ne, or, sql } from 'drizzle-orm'
+import { type Database, database, type Executor } from '~/db/client.server'
+import { jobs } from '~/db/schema'
+import { createBackgroundLoop } from '~/utils/background-loop.server'
+
+/**
+ * Work that runs later, on whichever instance gets to it first: the `jobs` table is the queue,
+ * shared by every instance through the database. A job is claimed with a conditional UPDATE (to
+ * `running`, leased until `lockedUntil`), so exactly one runner wins it; a runner that dies leaves
+ * the lease to run out, and the job is run again. A failure is retried with backoff and given up
+ * after MAX_ATTEMPTS; a finished job is deleted (what it did — an e-mail in the outbox — is the
+ * record).
+ */
+
+export const MAX_ATTEMPTS = 5
+const FIRST_RETRY_MS = 60_000
+export const LEASE_MS = 5 * 60_000
+const POLL_INTERVAL_MS = 15_000
+const BATCH_SIZE = 10
+const MAX_ERROR_LENGTH = 1_000
+
+export type Job = typeof jobs.$inferSelect
+
+/** What a job of one type does; it gets the database, the job's payload and the runner's clock. */
+export type JobHandler = (db: Database, payload: Record<string, unknown>, now: Date) => Promise<unknown>
+
+/**
+ * Schedules a job under a key of the caller's choosing (its id), so a job is never queued twice:
+ * one already waiting keeps its time (a batch stays anchored to its first cause), and one that is
+ * running, failed or finished is set to run again at `runAt` — whatever the running one does,
+ * work that arrived after it started is not lost. Pass the transaction of the change that calls
+ * for the job, so both commit or neither does.
+ */
+export async function scheduleJob(
+  db: Executor,
+  job: { id: string; type: string; payload: Record<string, unknown>; runAt: Date },
+) {
+  await db
+    .insert(jobs)
+    .values({ ...job, status: 'pending' })
+    .onConflictDoUpdate({
+      target: jobs.id,
+      set: {
+        type: job.type,
+        payload: job.payload,
+        status: 'pending',
+        runAt: job.runAt,
+        attempts: 0,
+        lockedUntil: null,
+        lastError: null,
+      },
+      setWhere: ne(jobs.status, 'pending'),
+    })
+}
+
+/** Wait before the next try after `attempts` failed ones: 1 min, 2, 4, 8 … */
+export function retryDelayMs(attempts: number) {
+  return FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1)
+}
+
+export type JobRunnerOptions = {
+  db?: Database
+  handlers: Record<string, JobHandler>
+  pollIntervalMs?: number
+  /** The clock, in ms; tests move it to make jobs due. */
+  now?: () => number
+  logError?: (message: string, error?: unknown) => void
+}
+
+export type JobRunner = {
+  /** Runs every job due now and returns how many finished. */
+  runDue(): Promise<number>
+  start(): void
+  /** Stops polling and waits for the job in hand. */
+  stop(): Promise<void>
+}
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const db = options.db ?? database()
+  const { handlers } = options
+  const pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS
+  const now = options.now ?? Date.now
+  const logError = options.logError ?? ((message, error) => console.error(message, error ?? ''))
+
+  const isDue = (at: Date) =>
+    or(
+      and(eq(jobs.status, 'pending'), lte(jobs.runAt, at)),
+      // A runner that died mid-job: its lease has run out.
+      and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, at)),
+    )
+
+  async function claim(id: string) {
+    const at = new Date(now())
+    const [job] = await db
+      .update(jobs)
+      .set({
+        status: 'running',
+        lockedUntil: new Date(at.getTime() + LEASE_MS),
+        attempts: sql`${jobs.attempts} + 1`,
+      })
+      .where(and(eq(jobs.id, id), isDue(at)))
+      .returning()
+    return job
+  }
+
+  /** Only while the job is still ours: rescheduled meanwhile, it must stay to run again. */
+  const isStillOurs = (job: Job) =>
+    and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.lockedUntil, job.lockedUntil as Date))
+
+  async function run(job: Job) {
+    const handler = handlers[job.type]
+    try {
+      if (!handler) throw new Error(`No handler for jobs of type "${job.type}"`)
+      await handler(db, job.payload, new Date(now()))
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH)
+      const isGivingUp = job.attempts >= MAX_ATTEMPTS
+      logError(
+        `Job ${job.id} (${job.type}) failed (attempt ${job.attempts} of ${MAX_ATTEMPTS})${isGivingUp ? ', giving up' : ''}:`,
+        message,
+      )
+      await db
+        .update(jobs)
+        .set({
+          status: isGivingUp ? 'failed' : 'pending',
+          runAt: new Date(now() + retryDelayMs(job.attempts)),
+          lockedUntil: null,
+          lastError: message,
+        })
+        .where(isStillOurs(job))
+      return false
+    }
+    await db.delete(jobs).where(isStillOurs(job))
+    return true
+  }
+
+  async function runDue() {
+    let finished = 0
+    const tried = new Set<string>()
+    while (!loop.isStopping()) {
+      const due = await db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(isDue(new Date(now())))
+        .orderBy(asc(jobs.runAt))
+        .limit(BATCH_SIZE)
+      // A job rescheduled for now while it ran is due again at once: it waits for the next pass.
+      const fresh = due.filter((job) => !tried.has(job.id))
+      if (fresh.length === 0) break
+      for (const { id } of fresh) {
+        if (loop.isStopping()) break
+        tried.add(id)
+        const job = await claim(id)
+        if (job && (await run(job))) finished += 1
+      }
+    }
+    return finished
+  }
+
+  const loop = createBackgroundLoop({
+    pass: runDue,
+    intervalMs: pollIntervalMs,
+    onError: (error) => logError('Job runner failed:', error),
+  })
+
+  return { runDue, start: loop.start, stop: loop.stop }
+}
+
+// ── The process's runner ────────────────────────────────────────────────────
+
+let current: JobRunner | undefined
+
+/** Starts this process's runner (the server does, at boot). */
+export function startJobRunner(options: JobRunnerOptions) {
+  current ??= createJobRunner(options)
+  current.start()
+  return current
+}
+
+export async function stopJobRunner() {
+  const runner = current
+  current = undefined
+  await runner?.stop()
+}

@@ -1,0 +1,60 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, test } from 'vitest'
+import { database } from '~/db/client.server'
+import { users } from '~/db/schema'
+import { readToast } from '~/toast.server'
+import { callThroughMiddleware, signedInBrowser } from '../../tests/helpers/auth'
+import { createUser } from '../../tests/helpers/factories'
+import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
+import { action, loader } from './settings'
+
+/**
+ * /settings' "E-mail me when I'm mentioned": a checkbox in a real form. Ticked, the browser sends
+ * `emailOnMention=on`; unticked, it sends nothing for it — which must mean off.
+ */
+
+async function signedIn() {
+  const db = database()
+  const user = await createUser(db)
+  const browser = await signedInBrowser(db, user.id)
+  const post = (fields: Record<string, string>) =>
+    callAction(action, { url: '/settings', headers: { Cookie: browser.cookie }, form: browser.form(fields) })
+  const setting = async () => (await db.select().from(users).where(eq(users.id, user.id)))[0]?.emailOnMention
+  return { user, browser, post, setting }
+}
+
+async function toastOf(headers: Headers) {
+  return (await readToast(buildRequest({ headers: { Cookie: cookieHeaderFrom(headers) } }))).toast
+}
+
+describe('mention e-mails setting', () => {
+  test('is on until the person turns it off, and the page says so', async () => {
+    const { browser } = await signedIn()
+    const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
+    expect(page.data.emailOnMention).toBe(true)
+  })
+
+  test('unticked turns it off, ticked turns it on again, each with a toast', async () => {
+    const { post, setting } = await signedIn()
+
+    const off = await post({ intent: 'mention-emails' })
+    expect(off).toMatchObject({ status: 302, location: '/settings' })
+    expect(await toastOf(off.headers)).toMatchObject({ type: 'success', title: 'Mention e-mails are off' })
+    expect(await setting()).toBe(false)
+
+    const on = await post({ intent: 'mention-emails', emailOnMention: 'on' })
+    expect(await toastOf(on.headers)).toMatchObject({ type: 'success', title: 'Mention e-mails are on' })
+    expect(await setting()).toBe(true)
+  })
+
+  test('without the CSRF token nothing changes', async () => {
+    const { browser, setting } = await signedIn()
+    const answer = await callThroughMiddleware(action, {
+      url: '/settings',
+      headers: { Cookie: browser.cookie },
+      form: { intent: 'mention-emails' },
+    })
+    expect(answer).toMatchObject({ status: 403, handled: false })
+    expect(await setting()).toBe(true)
+  })
+})

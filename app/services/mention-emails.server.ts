@@ -1,0 +1,128 @@
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import type { Database, Executor } from '~/db/client.server'
+import { notifications, sessions, users } from '~/db/schema'
+import { queueEmail } from '~/email/outbox.server'
+import { mentionEmailMessage } from '~/email/templates.server'
+import { env } from '~/env.server'
+import { INBOX_PATH } from '~/inbox'
+import { scheduleJob } from '~/jobs/jobs.server'
+import { z } from '~/utils/zod'
+import { NotFound } from './errors'
+import { listMentionsToEmail } from './notifications.server'
+
+/**
+ * Mention e-mails, for people who are away when they are mentioned:
+ * - "online" means one of their sessions was used in the last ONLINE_WINDOW_MS — any signed-in
+ *   page or request, and the mentions poller every few seconds while a page is open (a session's
+ *   `lastSeenAt` is written at most once a minute, see session.server.ts);
+ * - a mention of someone away schedules one e-mail for MENTION_EMAIL_DELAY_MINUTES later; mentions
+ *   arriving meanwhile join it, so a busy thread sends one e-mail, not one per comment;
+ * - when it is due, the e-mail lists their unread mentions not e-mailed before, on tasks they may
+ *   still see; none if they came back online meanwhile, read them all, or turned e-mails off;
+ * - only to a verified address, and only while "E-mail me when I'm mentioned" is on (the default).
+ */
+
+export const ONLINE_WINDOW_MS = 5 * 60_000
+export const MENTION_EMAIL_JOB = 'mention-email'
+
+const MentionEmailPayload = z.object({ recipientId: z.string().min(1) })
+
+/** True when one of the user's live sessions was used within the online window. */
+function isOnlineSql(userId: typeof users.id, now: Date) {
+  return sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.userId} = ${userId} AND ${sessions.lastSeenAt} >= ${now.getTime() - ONLINE_WINDOW_MS} AND ${sessions.expiresAt} > ${now.getTime()})`
+}
+
+export async function isOnline(db: Executor, userId: string, now = new Date()) {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), isOnlineSql(users.id, now)))
+  return row !== undefined
+}
+
+/**
+ * Called in the transaction that creates mentions: schedules the e-mail of each recipient who is
+ * away and wants it. One job per person (keyed by their id), so mentions batch into it.
+ */
+export async function scheduleMentionEmails(tx: Executor, recipientIds: string[], now = new Date()) {
+  if (recipientIds.length === 0) return
+  const away = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        inArray(users.id, recipientIds),
+        eq(users.emailOnMention, true),
+        isNotNull(users.emailVerifiedAt),
+        sql`NOT ${isOnlineSql(users.id, now)}`,
+      ),
+    )
+  const runAt = new Date(now.getTime() + env().MENTION_EMAIL_DELAY_MINUTES * 60_000)
+  for (const { id } of away) {
+    await scheduleJob(tx, {
+      id: `${MENTION_EMAIL_JOB}:${id}`,
+      type: MENTION_EMAIL_JOB,
+      payload: { recipientId: id },
+      runAt,
+    })
+  }
+}
+
+/**
+ * The job: queues the e-mail of one person's missed mentions and marks them e-mailed, in one
+ * transaction (so a mention is e-mailed once, and a mention committed meanwhile either makes this
+ * e-mail or schedules the next). Returns how many mentions it covered; 0 means no e-mail.
+ */
+export async function sendMentionEmail(db: Database, recipientId: string, now = new Date()): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [recipient] = await tx.select().from(users).where(eq(users.id, recipientId)).limit(1)
+    if (!recipient?.emailOnMention || !recipient.emailVerifiedAt) return 0
+    if (await isOnline(tx, recipient.id, now)) return 0
+    const missed = await listMentionsToEmail(tx, {
+      id: recipient.id,
+      email: recipient.email,
+      emailVerified: true,
+    })
+    if (missed.length === 0) return 0
+    const base = env().BASE_URL
+    await queueEmail(
+      tx,
+      mentionEmailMessage(recipient.email, missed, {
+        inbox: `${base}${INBOX_PATH}`,
+        settings: `${base}/settings`,
+      }),
+    )
+    await tx
+      .update(notifications)
+      .set({ emailedAt: now })
+      .where(
+        inArray(
+          notifications.id,
+          missed.map((mention) => mention.id),
+        ),
+      )
+    return missed.length
+  })
+}
+
+/** The job runner's entry: the payload as scheduled above. */
+export async function runMentionEmailJob(db: Database, payload: Record<string, unknown>, now: Date) {
+  const { recipientId } = MentionEmailPayload.parse(payload)
+  return sendMentionEmail(db, recipientId, now)
+}
+
+// ── The person's choice, in /settings ───────────────────────────────────────
+
+export async function getMentionEmailSetting(db: Executor, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ emailOnMention: users.emailOnMention })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1)
+  if (!row) throw new NotFound('Account not found.')
+  return row.emailOnMention
+}
+
+export async function setMentionEmailSetting(db: Executor, userId: string, isOn: boolean) {
+  await db.update(users).set({ emailOnMention: isOn }).where(eq(users.id, userId))
+}
