@@ -153,6 +153,20 @@ describe('request bodies', () => {
     await stillServes()
   })
 
+  it('answers a JSON door in JSON, with a code', async () => {
+    await start()
+    const response = await fetch(`http://127.0.0.1:${port}/api/rpc/x`, {
+      method: 'POST',
+      body: 'a'.repeat(2048),
+    })
+    expect(response.status).toBe(413)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(await response.json()).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Payload Too Large: at most 1024 bytes',
+    })
+  })
+
   it('refuses a chunked body once it passes the limit, though it never ends', async () => {
     await start()
     const chunk = `400\r\n${'x'.repeat(1024)}\r\n`

@@ -33,10 +33,15 @@ export type ListenerOptions = {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const ALLOW = [...METHODS].join(', ')
 
-/** An answer given before the request reaches the app: a status and a line of plain text. */
+/**
+ * An answer given before the request reaches the app: a status, a machine-readable code and a
+ * sentence. JSON doors (under /api/) get `{code, message}` as their other refusals are; pages a
+ * line of plain text.
+ */
 export class Refusal {
   constructor(
     readonly status: number,
+    readonly code: string,
     readonly message: string,
     readonly headers: Record<string, string> = {},
   ) {}
@@ -47,7 +52,8 @@ export function createListener(options: ListenerOptions) {
   return (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res, options).catch((error: unknown) => {
       log(`${req.method} ${req.url} failed`, error)
-      if (!res.headersSent) sendRefusal(res, new Refusal(500, 'Internal Server Error'))
+      if (!res.headersSent)
+        sendRefusal(req, res, new Refusal(500, 'INTERNAL_SERVER_ERROR', 'Internal Server Error'))
       else res.destroy()
     })
   }
@@ -68,7 +74,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: Listene
     if (!(error instanceof Refusal)) throw error
     // Unread body bytes would be taken for the next request on this connection: close it.
     if (!req.complete) res.setHeader('Connection', 'close')
-    sendRefusal(res, error)
+    sendRefusal(req, res, error)
     return
   }
 
@@ -89,7 +95,8 @@ export function requestUrl(
   options: Pick<ListenerOptions, 'publicOrigin' | 'trustProxy'>,
 ) {
   const method = req.method ?? 'GET'
-  if (!METHODS.has(method)) throw new Refusal(405, 'Method Not Allowed', { Allow: ALLOW })
+  if (!METHODS.has(method))
+    throw new Refusal(405, 'METHOD_NOT_SUPPORTED', 'Method Not Allowed', { Allow: ALLOW })
 
   const target = req.url ?? '/'
   let path: string
@@ -99,7 +106,7 @@ export function requestUrl(
     const absolute = new URL(target)
     path = absolute.pathname + absolute.search
   } else {
-    throw new Refusal(400, 'Bad Request: invalid request target')
+    throw new Refusal(400, 'BAD_REQUEST', 'Bad Request: invalid request target')
   }
 
   const forwarded = options.trustProxy ? forwardedOrigin(req) : {}
@@ -113,7 +120,7 @@ export function requestUrl(
         : 'http:')
   // Concatenated, not resolved: a target of `//other/x` is a path on this host, not another host.
   const href = `${protocol}//${host}${path}`
-  if (!URL.canParse(href)) throw new Refusal(400, 'Bad Request: invalid request target')
+  if (!URL.canParse(href)) throw new Refusal(400, 'BAD_REQUEST', 'Bad Request: invalid request target')
   return new URL(href)
 }
 
@@ -122,7 +129,7 @@ function validHost(value: string | undefined) {
   if (value === undefined || value === '') return undefined
   const host = value.toLowerCase()
   if (!URL.canParse(`http://${host}`) || new URL(`http://${host}`).host !== stripDefaultPort(host)) {
-    throw new Refusal(400, 'Bad Request: invalid Host header')
+    throw new Refusal(400, 'BAD_REQUEST', 'Bad Request: invalid Host header')
   }
   return stripDefaultPort(host)
 }
@@ -150,7 +157,7 @@ function requestHeaders(req: IncomingMessage) {
   try {
     for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
   } catch {
-    throw new Refusal(400, 'Bad Request: invalid header')
+    throw new Refusal(400, 'BAD_REQUEST', 'Bad Request: invalid header')
   }
   return headers
 }
@@ -162,7 +169,7 @@ function requestHeaders(req: IncomingMessage) {
  * once from there. Past the limit the rest is let through unread (the answer closes the connection).
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer> | undefined> {
-  const tooLarge = new Refusal(413, `Payload Too Large: at most ${limit} bytes`)
+  const tooLarge = new Refusal(413, 'PAYLOAD_TOO_LARGE', `Payload Too Large: at most ${limit} bytes`)
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge)
   return new Promise((resolve, reject) => {
@@ -179,7 +186,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer<Ar
     }
     const onEnd = () =>
       stop(() => resolve(size === 0 && declared === undefined ? undefined : Buffer.concat(chunks, size)))
-    const onFailure = () => stop(() => reject(new Refusal(400, 'Bad Request: the body was cut off')))
+    const onFailure = () =>
+      stop(() => reject(new Refusal(400, 'BAD_REQUEST', 'Bad Request: the body was cut off')))
     req.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onFailure)
   })
 }
@@ -208,13 +216,16 @@ async function writeResponse(res: ServerResponse, response: Response, isHead: bo
   }
 }
 
-function sendRefusal(res: ServerResponse, refusal: Refusal) {
+function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal) {
   // The client may be gone already (a body cut off mid-way): nobody to answer.
   if (res.destroyed || res.writableEnded) return
-  const body = `${refusal.message}\n`
+  const isJson = req.url?.startsWith('/api/')
+  const body = isJson
+    ? JSON.stringify({ code: refusal.code, message: refusal.message })
+    : `${refusal.message}\n`
   res.writeHead(refusal.status, {
     ...refusal.headers,
-    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Type': isJson ? 'application/json' : 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
   })
   res.end(body)
