@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { requireUser } from '~/auth/context.server'
-import { RedirectSchema } from '~/auth/schemas'
+import { ReturnAddressSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
@@ -14,6 +14,8 @@ import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
+import { safeRedirect } from '~/utils/redirect.server'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.request-verification'
 import { AuthCard } from './auth/auth-card'
@@ -21,7 +23,7 @@ import { AuthCard } from './auth/auth-card'
 const ALREADY_VERIFIED = 'Your e-mail address is already verified.'
 
 /** `redirectTo` brings people back to the page whose banner they used. */
-const RequestVerificationSchema = z.object({ redirectTo: RedirectSchema })
+const RequestVerificationSchema = z.object({ redirectTo: ReturnAddressSchema })
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Verify your e-mail address | Threadwork' },
@@ -37,7 +39,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const submission = parseWithZod(await request.formData(), { schema: RequestVerificationSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: RequestVerificationSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     await requestEmailVerification(database(), user.id)
@@ -45,7 +47,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return replyWithError(submission, error)
   }
   kickOutbox()
-  return redirectWithToast(submission.value.redirectTo ?? '/email/request-verification', {
+  return redirectWithToast(safeRedirect(submission.value.redirectTo, '/email/request-verification'), {
     type: 'success',
     title: VERIFICATION_SENT,
     description: `We sent a new link to ${user.email}. It works once, for 1 hour.`,

@@ -19,6 +19,7 @@ import { Button } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { changePassword, deleteAccount, getAccount, updateProfile } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { replyWithError } from '~/utils/submission.server'
 import { describeUserAgent } from '~/utils/user-agent'
 import type { Route } from './+types/settings'
@@ -49,7 +50,7 @@ const SessionIdSchema = z.object({ sessionId: z.string().min(1, 'Choose a sessio
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = formData.get('intent')
 
   switch (intent) {

@@ -21,6 +21,7 @@ import { PRIORITIES, STATUSES } from '~/db/schema'
 import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
 import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/task'
 
@@ -47,7 +48,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const submission = parseWithZod(await request.formData(), { schema: TaskFieldsSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: TaskFieldsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const task = await createTask(database(), user, submission.value)
