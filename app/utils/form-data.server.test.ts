@@ -1,0 +1,82 @@
+import { describe, expect, test, vi } from 'vitest'
+import { NOT_A_FORM_MESSAGE, readFormData, UNREADABLE_FORM_MESSAGE } from '~/utils/form-data.server'
+import { buildRequest } from '../../tests/helpers/route'
+
+/** What a thrown `data(message, { status })` carries, or the error itself when it is anything else. */
+async function refusalOf(request: Request) {
+  try {
+    await readFormData(request)
+  } catch (thrown) {
+    const { data, init } = thrown as { data: unknown; init: { status: number } | null }
+    return { status: init?.status, message: data }
+  }
+  throw new Error('Expected the form to be refused')
+}
+
+describe('readFormData', () => {
+  test.each([
+    ['URL-encoded', 'application/x-www-form-urlencoded'],
+    ['URL-encoded, in capitals with a charset', 'Application/X-WWW-Form-URLEncoded; charset=UTF-8'],
+  ])('reads a %s form', async (_label, type) => {
+    const request = buildRequest({
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body: 'a=1&a=2&b=%F0%9F%91%8D',
+    })
+    const form = await readFormData(request)
+    expect(form.getAll('a')).toEqual(['1', '2'])
+    expect(form.get('b')).toBe('👍')
+  })
+
+  test('reads a multipart form with a file', async () => {
+    const body = new FormData()
+    body.set('name', 'value')
+    body.set('upload', new Blob(['bytes']), 'x.bin')
+    const form = await readFormData(buildRequest({ method: 'POST', form: body }))
+    expect(form.get('name')).toBe('value')
+    expect(form.get('upload')).toBeInstanceOf(File)
+  })
+
+  test('parses the body once, however many times it is asked, and never copies it', async () => {
+    const request = buildRequest({ method: 'POST', form: { a: '1' } })
+    const parse = vi.spyOn(request, 'formData')
+    const clone = vi.spyOn(request, 'clone')
+    const [first, second] = await Promise.all([readFormData(request), readFormData(request)])
+    expect(first).toBe(second)
+    expect(await readFormData(request)).toBe(first)
+    expect(parse).toHaveBeenCalledTimes(1)
+    expect(clone).not.toHaveBeenCalled()
+  })
+
+  test.each([
+    ['JSON', { 'Content-Type': 'application/json' }, '{"a":1}'],
+    ['plain text', { 'Content-Type': 'text/plain' }, 'a=1'],
+    ['no content type', {}, undefined],
+    ['a look-alike type', { 'Content-Type': 'application/x-www-form-urlencoded-evil' }, 'a=1'],
+    ['a type with no name', { 'Content-Type': '; boundary=x' }, 'a=1'],
+  ])('answers %s with 415 and says what to send', async (_label, headers, body) => {
+    const request = new Request('http://localhost/', { method: 'POST', headers, body })
+    // A body without a type gets text/plain from the Request constructor; an empty one gets none.
+    if (body === undefined) expect(request.headers.get('Content-Type')).toBeNull()
+    expect(await refusalOf(request)).toEqual({ status: 415, message: NOT_A_FORM_MESSAGE })
+  })
+
+  test.each([
+    ['a multipart body without a boundary', 'multipart/form-data', 'a=1'],
+    ['a multipart body with another boundary', 'multipart/form-data; boundary=abc', '--xyz\r\n\r\n'],
+    [
+      'a multipart body cut short',
+      'multipart/form-data; boundary=abc',
+      '--abc\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalu',
+    ],
+  ])('answers %s with 400', async (_label, type, body) => {
+    const request = buildRequest({ method: 'POST', headers: { 'Content-Type': type }, body })
+    expect(await refusalOf(request)).toEqual({ status: 400, message: UNREADABLE_FORM_MESSAGE })
+  })
+
+  test('a body someone else already read is a bug, not the client’s mistake', async () => {
+    const request = buildRequest({ method: 'POST', form: { a: '1' } })
+    await request.text()
+    await expect(readFormData(request)).rejects.toThrow('read before readFormData')
+  })
+})
