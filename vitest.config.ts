@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     environment: 'node',
-    include: ['app/**/*.test.{ts,tsx}', 'tests/{unit,integration}/**/*.test.{ts,tsx}'],
+    include: ['app/**/*.test.{ts,tsx}', 'tests/{unit,integration,fuzz}/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'node_modules/**', 'build/**'],
     // Every test file runs in its own module graph, so each gets its own database (see the setup).
     setupFiles: ['./tests/setup/database.ts'],

@@ -1,5 +1,7 @@
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import { describe, expect, test, vi } from 'vitest'
 import { NOT_A_FORM_MESSAGE, readFormData, UNREADABLE_FORM_MESSAGE } from '~/utils/form-data.server'
+import reactRouterConfig from '../../react-router.config'
 import { buildRequest } from '../../tests/helpers/route'
 
 /** What a thrown `data(message, { status })` carries, or the error itself when it is anything else. */
@@ -80,3 +82,86 @@ describe('readFormData', () => {
     await expect(readFormData(request)).rejects.toThrow('read before readFormData')
   })
 })
+
+/**
+ * The memo is keyed by the Request, so it holds only if React Router hands the root middleware
+ * (the CSRF check) and the action the very same object. It does with `v8_passThroughRequests`;
+ * without it, `.data` requests get a copy. A minimal app with this project's future flags, served
+ * by React Router's own request handler, pins that down for all three kinds of POST.
+ */
+describe('with React Router’s request handler', () => {
+  test.each(['/resource', '/page.data', '/page'])(
+    'middleware and action share one parse (POST %s)',
+    async (path) => {
+      const requests: Request[] = []
+      const forms: FormData[] = []
+      const record = async (request: Request) => {
+        requests.push(request)
+        forms.push(await readFormData(request))
+      }
+      const middleware = async ({ request }: { request: Request }, next: () => Promise<Response>) => {
+        await record(request)
+        return next()
+      }
+      const action = async ({ request }: { request: Request }) => {
+        await record(request)
+        return Response.json({ ok: true })
+      }
+      const handler = createRequestHandler(minimalBuild(middleware, action), 'production')
+      const request = new Request(`http://localhost${path}`, {
+        method: 'POST',
+        body: new URLSearchParams({ a: '1' }),
+      })
+      const response = await handler(request, new RouterContextProvider())
+
+      expect(response.status).toBe(200)
+      expect(requests).toHaveLength(2)
+      expect(requests[1]).toBe(requests[0])
+      expect(forms[1]).toBe(forms[0])
+    },
+  )
+})
+
+/** A root route with `middleware`, a page and a resource route with `action`; nothing to render. */
+function minimalBuild(middleware: unknown, action: unknown) {
+  const assets = (id: string, path?: string) => ({
+    id,
+    parentId: id === 'root' ? undefined : 'root',
+    path,
+    hasAction: id !== 'root',
+    hasLoader: false,
+    hasClientAction: false,
+    hasClientLoader: false,
+    hasClientMiddleware: false,
+    hasErrorBoundary: false,
+    module: `/${id}.js`,
+    imports: [],
+    css: [],
+  })
+  const html = () => new Response('<!doctype html>', { headers: { 'Content-Type': 'text/html' } })
+  return {
+    entry: { module: { default: html } },
+    routes: {
+      root: { id: 'root', path: '', module: { middleware: [middleware], default: () => null } },
+      page: { id: 'page', parentId: 'root', path: 'page', module: { action, default: () => null } },
+      resource: { id: 'resource', parentId: 'root', path: 'resource', module: { action } },
+    },
+    assets: {
+      entry: { module: '/entry.js', imports: [] },
+      routes: {
+        root: assets('root'),
+        page: assets('page', 'page'),
+        resource: assets('resource', 'resource'),
+      },
+      url: '/manifest.js',
+      version: '1',
+    },
+    publicPath: '/',
+    assetsBuildDirectory: 'build/client',
+    future: reactRouterConfig.future,
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: 'initial', manifestPath: '/__manifest' },
+  } as unknown as ServerBuild
+}

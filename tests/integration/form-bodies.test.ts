@@ -31,7 +31,7 @@ test('every route action in app/routes.ts is in the form-action table or tested 
   expect(withAction.sort()).toEqual(covered.sort())
 })
 
-const FORM_READERS = FORM_ACTIONS.filter((route) => route.readsForm)
+const FORM_READERS = FORM_ACTIONS.filter((route) => route.reads === 'form')
 
 const NOT_FORMS: [label: string, headers: Record<string, string>, body: string | undefined][] = [
   ['JSON', { 'Content-Type': 'application/json' }, '{"intent":"delete","taskId":"x"}'],
