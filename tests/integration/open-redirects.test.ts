@@ -141,28 +141,27 @@ describe('POST /resources/theme, which any site may post to', () => {
 })
 
 describe('the task and comment forms', () => {
-  test.each(EVERY_TARGET)('task/actions redirectTo %s: on this site', async (_label, target) => {
-    const { user, browser } = await signedIn()
-    const task = await createTask(database(), { userId: user.id })
-    const answer = await callThroughMiddleware(taskAction, {
-      url: '/task/actions',
-      headers: browser.headers(),
-      form: { intent: 'set-status', taskId: task.id, status: 'In Progress', redirectTo: target },
-    })
-    expect(answer.status).toBe(302)
-    expectOnSite(answer.location)
-  })
+  const taskForms = [
+    [
+      'task/actions',
+      taskAction,
+      (taskId: string) => ({ intent: 'set-status', taskId, status: 'In Progress' }),
+    ],
+    ['task/comments', commentAction, (taskId: string) => ({ intent: 'add', taskId, content: 'A comment' })],
+  ] as const
 
-  test.each(EVERY_TARGET)('task/comments redirectTo %s: on this site', async (_label, target) => {
-    const { user, browser } = await signedIn()
-    const task = await createTask(database(), { userId: user.id })
-    const answer = await callThroughMiddleware(commentAction, {
-      url: '/task/comments',
-      headers: browser.headers(),
-      form: { intent: 'add', taskId: task.id, content: 'A comment', redirectTo: target },
+  describe.each(taskForms)('%s', (path, action, fields) => {
+    test.each(EVERY_TARGET)('redirectTo %s: on this site', async (_label, target) => {
+      const { user, browser } = await signedIn()
+      const task = await createTask(database(), { userId: user.id })
+      const answer = await callThroughMiddleware(action, {
+        url: `/${path}`,
+        headers: browser.headers(),
+        form: { ...fields(task.id), redirectTo: target },
+      })
+      expect(answer.status).toBe(302)
+      expectOnSite(answer.location)
     })
-    expect(answer.status).toBe(302)
-    expectOnSite(answer.location)
   })
 
   test.each(EVERY_TARGET)(
