@@ -1,4 +1,9 @@
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
+import {
+  createRequestHandler,
+  type EntryContext,
+  RouterContextProvider,
+  type ServerBuild,
+} from 'react-router'
 import { describe, expect, test, vi } from 'vitest'
 import { NOT_A_FORM_MESSAGE, readFormData, UNREADABLE_FORM_MESSAGE } from '~/utils/form-data.server'
 import reactRouterConfig from '../../react-router.config'
@@ -120,9 +125,27 @@ describe('with React Router’s request handler', () => {
       expect(forms[1]).toBe(forms[0])
     },
   )
+
+  test.each(['/resource', '/page.data', '/page'])(
+    'a body that is not a form is a 415, not a 500 (POST %s)',
+    async (path) => {
+      const action = async ({ request }: { request: Request }) =>
+        Response.json(Object.fromEntries(await readFormData(request)))
+      const pass = (_args: unknown, next: () => Promise<Response>) => next()
+      const handler = createRequestHandler(minimalBuild(pass, action), 'production')
+      const request = new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"a":1}',
+      })
+      const response = await handler(request, new RouterContextProvider())
+      expect(response.status).toBe(415)
+      expect(await response.text()).toContain(NOT_A_FORM_MESSAGE)
+    },
+  )
 })
 
-/** A root route with `middleware`, a page and a resource route with `action`; nothing to render. */
+/** A root route with `middleware`, a page and a resource route with `action`; no markup. */
 function minimalBuild(middleware: unknown, action: unknown) {
   const assets = (id: string, path?: string) => ({
     id,
@@ -138,7 +161,9 @@ function minimalBuild(middleware: unknown, action: unknown) {
     imports: [],
     css: [],
   })
-  const html = () => new Response('<!doctype html>', { headers: { 'Content-Type': 'text/html' } })
+  // The document: its status and, instead of markup, the errors the page would show.
+  const html = (_request: Request, status: number, headers: Headers, context: EntryContext) =>
+    new Response(JSON.stringify(context.staticHandlerContext.errors), { status, headers })
   return {
     entry: { module: { default: html } },
     routes: {
