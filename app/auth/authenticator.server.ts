@@ -4,6 +4,7 @@ import type { SessionUser } from '~/auth/session-user'
 import { database } from '~/db/client.server'
 import { signInWithPassword, signUp } from '~/services/accounts.server'
 import { Invalid } from '~/services/errors'
+import { readFormData } from '~/utils/form-data.server'
 import type { z } from '~/utils/zod'
 import { SignInSchema, SignUpSchema } from './schemas'
 
@@ -18,14 +19,24 @@ function parseForm<Schema extends z.ZodType>(form: FormData, schema: Schema): z.
   return submission.value as z.output<Schema>
 }
 
+/**
+ * remix-auth-form's strategy, reading the form through `readFormData`: its own `authenticate`
+ * clones the request and parses the body again, after the CSRF check and the action have parsed it.
+ */
+class ParsedFormStrategy<User> extends FormStrategy<User> {
+  override async authenticate(request: Request) {
+    return this.verify({ form: await readFormData(request), request })
+  }
+}
+
 export function authenticateWithPassword(request: Request, ip: string) {
-  return new FormStrategy<SessionUser>(({ form }) =>
+  return new ParsedFormStrategy<SessionUser>(({ form }) =>
     signInWithPassword(database(), parseForm(form, SignInSchema), { ip }),
   ).authenticate(request)
 }
 
 export function authenticateNewAccount(request: Request, ip: string) {
-  return new FormStrategy<SessionUser>(({ form }) =>
+  return new ParsedFormStrategy<SessionUser>(({ form }) =>
     signUp(database(), parseForm(form, SignUpSchema), { ip }),
   ).authenticate(request)
 }

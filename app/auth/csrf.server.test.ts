@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { env } from '~/env.server'
+import { readFormData } from '~/utils/form-data.server'
 import { buildRequest, TEST_ORIGIN } from '../../tests/helpers/route'
 import {
   CSRF_FIELD,
@@ -104,10 +105,15 @@ describe('csrfTokenFromRequest', () => {
     expect(await csrfTokenFromRequest(request)).toBe('from-header')
   })
 
-  test('reads the hidden field of a URL-encoded form, and leaves the body for the action', async () => {
+  test('reads the hidden field of a URL-encoded form once: the action gets the same parse', async () => {
     const request = buildRequest({ method: 'POST', form: { [CSRF_FIELD]: 'from-form', email: 'a@b.c' } })
+    const parse = vi.spyOn(request, 'formData')
+    const clone = vi.spyOn(request, 'clone')
     expect(await csrfTokenFromRequest(request)).toBe('from-form')
-    expect((await request.formData()).get('email')).toBe('a@b.c')
+    expect((await readFormData(request)).get('email')).toBe('a@b.c')
+    // One read of the body, no copy of it.
+    expect(parse).toHaveBeenCalledTimes(1)
+    expect(clone).not.toHaveBeenCalled()
   })
 
   test('reads the hidden field of a multipart form', async () => {
@@ -115,8 +121,10 @@ describe('csrfTokenFromRequest', () => {
     form.set(CSRF_FIELD, 'from-multipart')
     form.set('file', new Blob(['hello']), 'hello.txt')
     const request = buildRequest({ method: 'POST', form })
+    const parse = vi.spyOn(request, 'formData')
     expect(await csrfTokenFromRequest(request)).toBe('from-multipart')
-    expect((await request.formData()).get('file')).toBeInstanceOf(File)
+    expect((await readFormData(request)).get('file')).toBeInstanceOf(File)
+    expect(parse).toHaveBeenCalledTimes(1)
   })
 
   test('finds nothing in a JSON body (API clients use the header) or a form without the field', async () => {

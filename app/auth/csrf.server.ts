@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { env } from '~/env.server'
+import { readFormData } from '~/utils/form-data.server'
 
 /** The spec's lifetime for a CSRF token. */
 export const CSRF_TOKEN_TTL_MS = 60 * 60 * 1000
@@ -32,21 +33,17 @@ function sign(binding: string, expiresAt: number) {
   return createHmac('sha256', env().SESSION_SECRET).update(`csrf:${binding}.${expiresAt}`).digest('base64url')
 }
 
-/** Reads the token a request carries: the header, else the hidden form field. */
+/**
+ * Reads the token a request carries: the header, else the hidden form field. The form is read
+ * through `readFormData`, so the action that follows gets the same parse instead of a second
+ * copy of the body.
+ */
 export async function csrfTokenFromRequest(request: Request): Promise<string | null> {
   const header = request.headers.get(CSRF_HEADER)
   if (header) return header
-  const type = request.headers.get('Content-Type') ?? ''
-  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
-    // A clone: the action still reads the body.
-    const form = await request
-      .clone()
-      .formData()
-      .catch(() => null)
-    const value = form?.get(CSRF_FIELD)
-    return typeof value === 'string' ? value : null
-  }
-  return null
+  const form = await readFormData(request).catch(() => null)
+  const value = form?.get(CSRF_FIELD)
+  return typeof value === 'string' ? value : null
 }
 
 /** A cross-site Origin is refused outright; a missing one (old browsers, curl) falls to the token. */

@@ -12,6 +12,7 @@ import { GitHubStrategy } from 'remix-auth-github'
 import { CodeChallengeMethod, OAuth2Strategy } from 'remix-auth-oauth2'
 import { type Env, env } from '~/env.server'
 import type { OAuthProfile } from '~/services/accounts.server'
+import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
 import { expireCookie, isSecureSite, readCookie, serializeCookie } from './cookies.server'
 import {
@@ -21,7 +22,7 @@ import {
   oauthStartPath,
   PROVIDER_NAMES,
 } from './oauth-providers'
-import { ImageUrlSchema, RedirectSchema } from './schemas'
+import { ImageUrlSchema } from './schemas'
 
 /**
  * Sign-in with GitHub and Google: remix-auth strategies whose every endpoint comes from
@@ -321,7 +322,7 @@ export async function startOAuth(provider: OAuthProvider, request: Request, redi
     if (!(thrown instanceof Response) || !location) throw thrown
     const headers = new Headers()
     for (const cookie of thrown.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
-    const flow = new URLSearchParams({ provider, redirect: redirectTo ?? DEFAULT_SIGNED_IN_PATH })
+    const flow = new URLSearchParams({ provider, redirect: safeRedirect(redirectTo, DEFAULT_SIGNED_IN_PATH) })
     headers.append(
       'Set-Cookie',
       serializeCookie(FLOW_COOKIE, flow.toString(), { maxAgeSeconds: FLOW_MAX_AGE_SECONDS }),
@@ -390,7 +391,8 @@ function readFlow(request: Request) {
   if (!OAUTH_PROVIDERS.some((known) => known === provider)) return null
   return {
     provider: provider as OAuthProvider,
-    redirectTo: RedirectSchema.parse(params.get('redirect') ?? undefined) ?? DEFAULT_SIGNED_IN_PATH,
+    // Checked again on the way back: the cookie is only as trustworthy as the browser holding it.
+    redirectTo: safeRedirect(params.get('redirect'), DEFAULT_SIGNED_IN_PATH),
   }
 }
 

@@ -30,17 +30,18 @@ export const ImageUrlSchema = z
   .url({ protocol: /^https?$/, error: 'Image must be an http(s) URL' })
   .max(2048, 'Image URL is too long')
 
-/** Only local paths: an absolute or protocol-relative URL would be an open redirect. */
-export const RedirectSchema = z
-  .string()
-  .optional()
-  .transform((value) => (value && /^\/(?![/\\])/.test(value) ? value : undefined))
+/**
+ * Where to go afterwards, as the form sent it. Whether it may be followed is decided on the server
+ * by `safeRedirect` (app/utils/redirect.server.ts), the one check of redirect targets: a second,
+ * different check here is how open redirects slip through.
+ */
+export const ReturnAddressSchema = z.string().optional()
 
 export const SignUpSchema = z.object({
   name: NameSchema,
   email: EmailSchema,
   password: PasswordSchema,
-  redirect: RedirectSchema,
+  redirect: ReturnAddressSchema,
 })
 
 export const SignInSchema = z.object({
@@ -50,7 +51,7 @@ export const SignInSchema = z.object({
     .string({ error: 'Password is required' })
     .min(1, 'Password is required')
     .max(PASSWORD_MAX_LENGTH),
-  redirect: RedirectSchema,
+  redirect: ReturnAddressSchema,
 })
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })

@@ -10,7 +10,7 @@ import {
   NameSchema,
   PASSWORD_MAX_LENGTH,
   PasswordSchema,
-  RedirectSchema,
+  ReturnAddressSchema,
 } from '~/auth/schemas'
 import {
   type ActiveSession,
@@ -33,6 +33,7 @@ import {
   verifyEmail,
 } from '~/services/accounts.server'
 import { Invalid, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
+import { localPath } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/api.auth'
 
@@ -187,7 +188,7 @@ const GET_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
   'verify-email': async (args) => {
     const url = new URL(args.request.url)
     const token = url.searchParams.get('token') ?? ''
-    const callbackURL = RedirectSchema.parse(url.searchParams.get('callbackURL') ?? undefined)
+    const callbackURL = localPath(url.searchParams.get('callbackURL'))
     try {
       const user = await verifyEmail(database(), token)
       if (callbackURL) return Response.redirect(new URL(callbackURL, url), 302)
@@ -220,7 +221,7 @@ const POST_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
         name: NameSchema,
         email: EmailSchema,
         password: PasswordSchema,
-        callbackURL: RedirectSchema,
+        callbackURL: ReturnAddressSchema,
       }),
     )
     const user = await signUp(database(), input, { ip: clientIp(args.request, args.context) })
@@ -233,12 +234,13 @@ const POST_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
       z.object({
         email: EmailSchema,
         password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
-        callbackURL: RedirectSchema,
+        callbackURL: ReturnAddressSchema,
         rememberMe: z.boolean().optional(),
       }),
     )
     const user = await signInWithPassword(database(), input, { ip: clientIp(args.request, args.context) })
-    return signedIn(args, user, { redirect: Boolean(input.callbackURL), url: input.callbackURL })
+    const url = localPath(input.callbackURL) ?? undefined
+    return signedIn(args, user, { redirect: url !== undefined, url })
   },
 
   'sign-in/social': async (args) => {
@@ -246,7 +248,7 @@ const POST_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
       args.request,
       z.object({
         provider: z.enum(OAUTH_PROVIDERS, { error: 'Unknown provider' }),
-        callbackURL: RedirectSchema,
+        callbackURL: ReturnAddressSchema,
       }),
     )
     try {
@@ -291,7 +293,7 @@ const POST_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
       z.object({
         password: z.string().optional(),
         confirmation: z.string().optional(),
-        callbackURL: RedirectSchema,
+        callbackURL: ReturnAddressSchema,
       }),
     )
     await deleteAccount(database(), user.id, input)
@@ -317,7 +319,7 @@ const POST_ENDPOINTS: Record<string, (args: Args) => Promise<Response>> = {
   },
 
   'request-password-reset': async (args) => {
-    const input = await body(args.request, z.object({ email: EmailSchema, redirectTo: RedirectSchema }))
+    const input = await body(args.request, z.object({ email: EmailSchema, redirectTo: ReturnAddressSchema }))
     await requestPasswordReset(database(), input.email, { ip: clientIp(args.request, args.context) })
     return json({ status: true, message: RESET_REQUESTED })
   },

@@ -12,6 +12,7 @@ import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
 import { requestPasswordReset } from '~/services/accounts.server'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.forgot-password'
@@ -36,7 +37,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     await requestPasswordReset(database(), submission.value.email, { ip: clientIp(request, context) })

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
-import { RedirectSchema } from '~/auth/schemas'
+import { ReturnAddressSchema } from '~/auth/schemas'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
@@ -13,7 +13,9 @@ import { database } from '~/db/client.server'
 import { kickOutbox } from '~/email/worker.server'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { safeRedirect } from '~/utils/redirect.server'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/email.request-verification'
@@ -22,7 +24,7 @@ import { AuthCard } from './auth/auth-card'
 const ALREADY_VERIFIED = 'Your e-mail address is already verified.'
 
 /** `redirectTo` brings people back to the page whose banner they used. */
-const RequestVerificationSchema = z.object({ redirectTo: RedirectSchema })
+const RequestVerificationSchema = z.object({ redirectTo: ReturnAddressSchema })
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Verify your e-mail address | Threadwork' },
@@ -38,7 +40,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const submission = parseWithZod(await request.formData(), { schema: RequestVerificationSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: RequestVerificationSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     await requestEmailVerification(database(), user.id)
@@ -46,7 +48,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return replyWithError(submission, error)
   }
   kickOutbox()
-  return redirectWithToast(submission.value.redirectTo ?? '/email/request-verification', {
+  return redirectWithToast(safeRedirect(submission.value.redirectTo, '/email/request-verification'), {
     type: 'success',
     title: VERIFICATION_SENT,
     description: `We sent a new link to ${user.email}. It works once, for 1 hour.`,

@@ -14,6 +14,7 @@ import { isLinkUsable } from '~/email/links.server'
 import { kickOutbox } from '~/email/worker.server'
 import { INVALID_RESET_LINK, resetPassword } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/email.reset-password'
@@ -46,7 +47,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: ResetPasswordSchema })
   const hideFields = ['password', 'confirmPassword']
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields }) }, { status: 400 })

@@ -11,6 +11,7 @@ import { database } from '~/db/client.server'
 import { isLinkUsable } from '~/email/links.server'
 import { INVALID_VERIFICATION_LINK, verifyEmail } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
@@ -52,7 +53,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: VerifyEmailSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: VerifyEmailSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   let verified: Awaited<ReturnType<typeof verifyEmail>>
   try {

@@ -1,8 +1,9 @@
 import { redirect } from 'react-router'
 import { OAuthFlowError, startOAuth } from '~/auth/oauth.server'
 import { isOAuthProvider } from '~/auth/oauth-providers'
-import { RedirectSchema } from '~/auth/schemas'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
+import { localPath } from '~/utils/redirect.server'
 import type { Route } from './+types/login.$provider'
 
 /**
@@ -16,13 +17,12 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const redirectTo = (await request.formData()).get('redirect')
-  return start(request, params.provider, typeof redirectTo === 'string' ? redirectTo : null)
+  return start(request, params.provider, (await readFormData(request)).get('redirect'))
 }
 
-async function start(request: Request, provider: string, redirectTo: string | null) {
+async function start(request: Request, provider: string, redirectTo: unknown) {
   if (!isOAuthProvider(provider)) throw new Response('Not Found', { status: 404 })
-  const target = RedirectSchema.parse(redirectTo ?? undefined)
+  const target = localPath(redirectTo) ?? undefined
   try {
     const { url, headers } = await startOAuth(provider, request, target)
     return redirect(url, { headers })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { callAction, callLoader, TEST_ORIGIN } from '../../tests/helpers/route'
+import { env } from '~/env.server'
+import { callAction, callLoader } from '../../tests/helpers/route'
 import { action, loader } from './not-found'
 
 describe('not-found route', () => {
@@ -11,7 +12,7 @@ describe('not-found route', () => {
   test('offers a way back to the same-origin page the visitor came from', async () => {
     const result = await callLoader(loader, {
       url: '/no/such/page',
-      headers: { Referer: `${TEST_ORIGIN}/docs/intro?section=2` },
+      headers: { Referer: `${env().BASE_URL}/docs/intro?section=2` },
     })
     expect(result.status).toBe(404)
     expect(result.data).toEqual({ backHref: '/docs/intro?section=2' })
@@ -19,7 +20,8 @@ describe('not-found route', () => {
 
   test.each([
     ['another site', 'https://evil.example/phish'],
-    ['the missing page itself', `${TEST_ORIGIN}/no/such/page`],
+    ['the missing page itself', `${env().BASE_URL}/no/such/page`],
+    ['a path a browser would read as another host', `${env().BASE_URL}/.//evil.example/x`],
     ['a malformed referer', 'not a url'],
   ])('falls back to home when the referer is %s', async (_label, referer) => {
     const result = await callLoader(loader, { url: '/no/such/page', headers: { Referer: referer } })

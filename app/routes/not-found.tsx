@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
+import { localPath } from '~/utils/redirect.server'
 import type { Route } from './+types/not-found'
 
 export const meta: Route.MetaFunction = () => [
@@ -9,12 +10,9 @@ export const meta: Route.MetaFunction = () => [
 
 /** Any URL no route claims: a real 404 status, and a way back to where the visitor came from. */
 export function loader({ request, url }: Route.LoaderArgs) {
-  const referer = request.headers.get('Referer')
-  let backHref = '/'
-  if (referer && URL.canParse(referer)) {
-    const from = new URL(referer)
-    if (from.origin === url.origin && from.pathname !== url.pathname) backHref = from.pathname + from.search
-  }
+  // A page of this site only, checked like any redirect target: a Referer is the client's to write.
+  const from = localPath(request.headers.get('Referer'))
+  const backHref = from && new URL(from, url).pathname !== url.pathname ? from : '/'
   throw data({ backHref }, { status: 404 })
 }
 

@@ -1,7 +1,8 @@
 import { data, redirect } from 'react-router'
 import { isTheme } from '~/theme'
 import { themeCookieHeader } from '~/theme.server'
-import { safeRedirect } from '~/utils/redirect'
+import { readFormData } from '~/utils/form-data.server'
+import { safeRedirect } from '~/utils/redirect.server'
 import type { Route } from './+types/resources.theme'
 
 /**
@@ -9,7 +10,7 @@ import type { Route } from './+types/resources.theme'
  * was on; with JavaScript a fetcher posts and the page has already switched.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData()
+  const form = await readFormData(request)
   const theme = form.get('theme')
   if (!isTheme(theme)) {
     return data({ error: 'Theme must be "light" or "dark".' }, { status: 400 })

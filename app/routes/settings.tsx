@@ -25,6 +25,7 @@ import {
 } from '~/services/accounts.server'
 import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/mention-emails.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { describeUserAgent } from '~/utils/user-agent'
@@ -62,7 +63,7 @@ const SessionIdSchema = z.object({ sessionId: z.string().min(1, 'Choose a sessio
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const intent = formData.get('intent')
 
   switch (intent) {

@@ -15,6 +15,7 @@ import { RateLimited } from '~/services/errors'
 import { sendSupportMessage } from '~/services/support.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/support'
@@ -55,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SupportMessageSchema })
   const noStore = { 'Cache-Control': 'no-store' }
   if (submission.status !== 'success') {

@@ -7,7 +7,8 @@ import { isDomainError } from '~/services/errors'
 import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
-import { safeRedirect } from '~/utils/redirect'
+import { readFormData } from '~/utils/form-data.server'
+import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/task-actions'
 
@@ -42,7 +43,7 @@ const TOASTS = {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const back = safeRedirect(formData.get('redirectTo'), '/task')
   const submission = parseWithZod(formData, { schema: Intent })
   if (submission.status !== 'success') {

@@ -12,7 +12,8 @@ import {
 import { addComment, deleteComment, toggleReaction, updateComment } from '~/services/comments.server'
 import { isDomainError, RateLimited } from '~/services/errors'
 import { redirectWithToast } from '~/toast.server'
-import { safeRedirect } from '~/utils/redirect'
+import { readFormData } from '~/utils/form-data.server'
+import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/task-comments'
 
@@ -54,7 +55,7 @@ export type CommentActionData = { error: string; detail: string; back: string }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const back = safeRedirect(formData.get('redirectTo'), '/task')
   const intent = Intent.options.some((option) => option.shape.intent.value === formData.get('intent'))
     ? (formData.get('intent') as IntentName)

@@ -20,6 +20,7 @@ import { PRIORITIES, STATUSES } from '~/db/schema'
 import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
 import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
@@ -48,7 +49,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const submission = parseWithZod(await request.formData(), { schema: TaskFieldsSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: TaskFieldsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const task = await createTask(database(), user, submission.value)

@@ -129,7 +129,7 @@ export async function respondThroughMiddleware(
       try {
         return toResponse(await handler(args as never))
       } catch (thrown) {
-        return toResponse(thrown)
+        return toResponse(thrown, true)
       }
     }
     const response = await step(args as never, () => run(index + 1))
@@ -139,7 +139,7 @@ export async function respondThroughMiddleware(
   try {
     return await run(0)
   } catch (thrown) {
-    return toResponse(thrown)
+    return toResponse(thrown, true)
   }
 }
 
@@ -172,7 +172,7 @@ export async function callThroughMiddleware(
   }
 }
 
-function toResponse(value: unknown): Response {
+function toResponse(value: unknown, thrown = false): Response {
   if (value instanceof Response) return value
   if (
     typeof value === 'object' &&
@@ -181,7 +181,8 @@ function toResponse(value: unknown): Response {
     value.type === 'DataWithResponseInit'
   ) {
     const { data, init } = value as unknown as { data: unknown; init: ResponseInit | null }
-    return Response.json(data, init ?? undefined)
+    // React Router answers a thrown data() without a status with 500, as a returned one with 200.
+    return Response.json(data, { ...init, status: init?.status ?? (thrown ? 500 : 200) })
   }
   if (value instanceof Error) throw value
   return Response.json(value)

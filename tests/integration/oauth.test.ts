@@ -19,6 +19,7 @@ import {
   startOAuthProvider,
 } from '../fixtures/oauth-provider'
 import { createUser } from '../helpers/factories'
+import { expectOnSite, ODD_LOCAL_TARGETS, OFF_SITE_TARGETS } from '../helpers/redirect-attacks'
 import { callLoader, cookieHeaderFrom, TEST_ORIGIN } from '../helpers/route'
 
 /**
@@ -310,6 +311,28 @@ describe('GitHub sign-in round trip', () => {
     const result = await roundTrip('github', identity(), 'https://evil.example/phish')
     expect(result.status).toBe(302)
     expect(result.location).toBe('/dashboard')
+  })
+
+  test.each([...OFF_SITE_TARGETS, ...ODD_LOCAL_TARGETS])(
+    'a return address spelled as %s ends on this site',
+    async (_label, target) => {
+      const result = await roundTrip('github', identity(), target)
+      expect(result.status).toBe(302)
+      expectOnSite(result.location)
+    },
+  )
+
+  test('a flow cookie written by hand is checked again at the callback', async () => {
+    const browser = anonymousBrowser()
+    const start = await pressButton('github', { csrf: browser.csrf, redirect: '/task' }, browser.cookie)
+    const callbackUrl = await approveAtProvider(start.headers.get('Location') ?? '', identity(), 'github')
+    const forged = new URLSearchParams({ provider: 'github', redirect: '/\t/evil.example' })
+    const cookies = cookieHeaderFrom(start.headers).replace(/tw_oauth=[^;]*/, `tw_oauth=${forged}`)
+    const result = await callLoader(callbackLoader, {
+      url: callbackUrl,
+      headers: { Cookie: `${browser.cookie}; ${cookies}` },
+    })
+    expect(result).toMatchObject({ status: 302, location: '/dashboard' })
   })
 })
 

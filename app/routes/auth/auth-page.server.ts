@@ -4,9 +4,11 @@ import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
 import { redirectSignedIn } from '~/auth/login.server'
 import { configuredProviders } from '~/auth/oauth.server'
-import { RedirectSchema, type SignInSchema, type SignUpSchema } from '~/auth/schemas'
+import type { SignInSchema, SignUpSchema } from '~/auth/schemas'
 import type { SessionUser } from '~/auth/session-user'
 import type { ToastInput } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
+import { localPath, safeRedirect } from '~/utils/redirect.server'
 import { replyWithError } from '~/utils/submission.server'
 
 /**
@@ -19,7 +21,7 @@ const SIGNED_IN_PATH = '/dashboard'
 type Args = { request: Request; context: Readonly<RouterContextProvider>; url: URL }
 
 export async function loadAuthPage({ request, context, url }: Args) {
-  const redirect = RedirectSchema.parse(url.searchParams.get('redirect') ?? undefined)
+  const redirect = localPath(url.searchParams.get('redirect'))
   await requireAnonymous(request, context, redirect ?? SIGNED_IN_PATH)
   return {
     redirect: redirect ?? '',
@@ -34,13 +36,13 @@ export async function submitAuthForm(
   authenticate: (request: Request, ip: string) => Promise<SessionUser>,
   toast?: (user: SessionUser) => ToastInput,
 ) {
-  const submission = parseWithZod(await request.clone().formData(), { schema })
+  const submission = parseWithZod(await readFormData(request), { schema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   try {
     const user = await authenticate(request, clientIp(request, context))
-    const to = submission.value.redirect ?? SIGNED_IN_PATH
+    const to = safeRedirect(submission.value.redirect, SIGNED_IN_PATH)
     return await redirectSignedIn(user.id, to, request, context, toast?.(user))
   } catch (error) {
     return replyWithError(submission, error, ['password'])

@@ -1,0 +1,291 @@
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import * as apiAuth from '~/routes/api.auth'
+import * as login from '~/routes/auth/login'
+import * as logout from '~/routes/auth/logout'
+import * as signup from '~/routes/auth/signup'
+import * as forgotPassword from '~/routes/email.forgot-password'
+import * as requestVerification from '~/routes/email.request-verification'
+import * as resetPassword from '~/routes/email.reset-password'
+import * as verifyEmail from '~/routes/email.verify-email'
+import * as startOAuth from '~/routes/login.$provider'
+import * as notFound from '~/routes/not-found'
+import * as theme from '~/routes/resources.theme'
+import * as settings from '~/routes/settings'
+import * as support from '~/routes/support'
+import * as task from '~/routes/task'
+import * as taskActions from '~/routes/task-actions'
+import * as taskComments from '~/routes/task-comments'
+import { TEST_PASSWORD } from './factories'
+
+/**
+ * Every route action of app/routes.ts that takes a browser's form (or, for /api/auth, a JSON
+ * client's body), described well enough to post to it: the addresses it answers at, whether it
+ * serves only signed-in people, what body it reads, and whole bodies its clients send (so
+ * generated ones get past the first check and into the services). A test checks this table
+ * against app/routes.ts, so an action added there without a row here fails the suite.
+ */
+
+type Action = (args: never) => unknown
+
+/** A body a real client sends. `$…` values stand for rows a test creates (see the fuzz suite). */
+export type Example = Record<string, string | string[] | boolean | null>
+
+export type FormActionRoute = {
+  /** The route's module, as app/routes.ts names it. */
+  file: string
+  action: Action
+  /** Addresses to post to, with the params React Router would give the action. */
+  targets: { url: string; params: Record<string, string> }[]
+  /** Signed-out visitors are sent to sign in and change nothing. */
+  needsUser: boolean
+  /** What the action reads: a form, JSON (the better-auth API), or no body at all. */
+  reads: 'form' | 'json' | 'nothing'
+  /** Field names its clients send. */
+  fields: string[]
+  /** Whole, valid bodies, so generated ones can start from something that gets through. */
+  examples: Example[]
+}
+
+const at = (url: string, params: Record<string, string> = {}) => ({ url, params })
+const fieldsOf = (examples: Example[]) => [...new Set(examples.flatMap((example) => Object.keys(example)))]
+const NEW_PASSWORD = 'a brand new password'
+
+const TASK_EXAMPLE: Example = {
+  text: 'A task',
+  details: 'Some details',
+  refLink: 'https://example.test/ref',
+  priority: 'high',
+  status: 'In Progress',
+  hrs: '2.5',
+  isPublic: 'on',
+  parentTaskId: '$ownTask',
+  sharedWith: '$othersEmail, someone@example.test',
+}
+
+const API_AUTH_ENDPOINTS = [
+  'sign-up/email',
+  'sign-in/email',
+  'sign-in/social',
+  'sign-out',
+  'update-user',
+  'delete-user',
+  'revoke-sessions',
+  'revoke-other-sessions',
+  'send-verification-email',
+  'request-password-reset',
+  'reset-password',
+  'get-session',
+  'no-such-endpoint',
+]
+
+function route(definition: Omit<FormActionRoute, 'fields'>): FormActionRoute {
+  return { ...definition, fields: fieldsOf(definition.examples) }
+}
+
+export const FORM_ACTIONS: FormActionRoute[] = [
+  route({
+    file: 'routes/auth/login.tsx',
+    action: login.action,
+    targets: [at('/login'), at('/login?redirect=%2Ftask')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ email: '$ownEmail', password: TEST_PASSWORD, redirect: '/task?task=1' }],
+  }),
+  route({
+    file: 'routes/auth/signup.tsx',
+    action: signup.action,
+    targets: [at('/signup')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ name: 'New Person', email: '$newEmail', password: NEW_PASSWORD, redirect: '/settings' }],
+  }),
+  route({
+    file: 'routes/auth/logout.ts',
+    action: logout.action,
+    targets: [at('/logout')],
+    needsUser: false,
+    reads: 'nothing',
+    examples: [{}],
+  }),
+  route({
+    file: 'routes/settings.tsx',
+    action: settings.action,
+    targets: [at('/settings')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'update-profile', name: 'A New Name', image: 'https://example.test/me.png' },
+      {
+        intent: 'change-password',
+        currentPassword: TEST_PASSWORD,
+        newPassword: NEW_PASSWORD,
+        confirmPassword: NEW_PASSWORD,
+      },
+      { intent: 'revoke-session', sessionId: '$othersSession' },
+      { intent: 'revoke-session', sessionId: '$ownSession' },
+      { intent: 'revoke-other-sessions' },
+      { intent: 'revoke-all-sessions' },
+      { intent: 'delete-account', password: TEST_PASSWORD, confirmation: 'delete my account' },
+    ],
+  }),
+  route({
+    file: 'routes/login.$provider.ts',
+    action: startOAuth.action,
+    targets: [
+      at('/login/github', { provider: 'github' }),
+      at('/login/google', { provider: 'google' }),
+      at('/login/myspace', { provider: 'myspace' }),
+    ],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ redirect: '/task' }],
+  }),
+  route({
+    file: 'routes/task.tsx',
+    action: task.action,
+    targets: [at('/task')],
+    needsUser: true,
+    reads: 'form',
+    examples: [TASK_EXAMPLE, { text: 'Just a title' }],
+  }),
+  route({
+    file: 'routes/task-actions.tsx',
+    action: taskActions.action,
+    targets: [at('/task/actions')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      {
+        intent: 'update',
+        taskId: '$ownTask',
+        ...TASK_EXAMPLE,
+        parentTaskId: '',
+        redirectTo: '/task?task=1&view=edit',
+      },
+      { intent: 'set-status', taskId: '$ownTask', status: 'Completed', redirectTo: '/dashboard' },
+      { intent: 'share', taskId: '$ownTask', sharedWith: '$othersEmail' },
+      { intent: 'set-public', taskId: '$othersTask', isPublic: 'true' },
+      { intent: 'delete', taskId: '$ownTask', redirectTo: '/task?task=1' },
+    ],
+  }),
+  route({
+    file: 'routes/task-comments.tsx',
+    action: taskComments.action,
+    targets: [at('/task/comments')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      {
+        intent: 'add',
+        taskId: '$ownTask',
+        content: 'Hello @Someone',
+        mentions: ['$othersEmail', '$ownEmail'],
+        parentCommentId: '$ownComment',
+        redirectTo: '/task?task=1&view=reply',
+      },
+      { intent: 'edit', commentId: '$ownComment', content: 'Edited' },
+      { intent: 'delete', commentId: '$othersComment' },
+      { intent: 'react', commentId: '$ownComment', reactionType: 'heart' },
+    ],
+  }),
+  route({
+    file: 'routes/email.verify-email.tsx',
+    action: verifyEmail.action,
+    targets: [at('/email/verify-email')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ token: 'not-a-real-token' }],
+  }),
+  route({
+    file: 'routes/email.request-verification.tsx',
+    action: requestVerification.action,
+    targets: [at('/email/request-verification')],
+    needsUser: true,
+    reads: 'form',
+    examples: [{ redirectTo: '/dashboard' }],
+  }),
+  route({
+    file: 'routes/email.forgot-password.tsx',
+    action: forgotPassword.action,
+    targets: [at('/email/forgot-password')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ email: '$ownEmail' }, { email: 'nobody@example.test' }],
+  }),
+  route({
+    file: 'routes/email.reset-password.tsx',
+    action: resetPassword.action,
+    targets: [at('/email/reset-password')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ token: 'not-a-real-token', password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }],
+  }),
+  route({
+    file: 'routes/support.tsx',
+    action: support.action,
+    targets: [at('/support')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ name: 'Ada', email: 'ada@example.test', message: 'A question long enough to send.' }],
+  }),
+  route({
+    file: 'routes/resources.theme.ts',
+    action: theme.action,
+    targets: [at('/resources/theme')],
+    needsUser: false,
+    reads: 'form',
+    examples: [{ theme: 'dark', redirectTo: '/docs' }, { theme: 'light' }],
+  }),
+  route({
+    file: 'routes/api.auth.ts',
+    action: apiAuth.action,
+    targets: API_AUTH_ENDPOINTS.map((endpoint) => at(`/api/auth/${endpoint}`, { '*': endpoint })),
+    needsUser: false,
+    reads: 'json',
+    examples: [
+      { email: '$ownEmail', password: TEST_PASSWORD, callbackURL: '/task', rememberMe: true },
+      { name: 'New Person', email: '$newEmail', password: NEW_PASSWORD, callbackURL: '/settings' },
+      { provider: 'github', callbackURL: '/task' },
+      { name: 'A New Name', image: null },
+      { password: TEST_PASSWORD, confirmation: 'delete my account', callbackURL: '/' },
+      { email: '$ownEmail', redirectTo: '/email/reset-password' },
+      { newPassword: NEW_PASSWORD, token: 'not-a-real-token' },
+    ],
+  }),
+  route({
+    file: 'routes/not-found.tsx',
+    action: notFound.action,
+    targets: [at('/no/such/page', { '*': 'no/such/page' })],
+    needsUser: false,
+    reads: 'nothing',
+    examples: [{ anything: '1' }],
+  }),
+]
+
+/** Route files with an action that is not a form door, and where it is tested instead. */
+export const OTHER_ACTIONS: Record<string, string> = {
+  'routes/api.rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
+}
+
+/**
+ * A fingerprint of every table a request could change, one hash per table, so a failure names
+ * the table. Left out, on purpose: `rate_limits`, because a refused attempt still counts against
+ * its limit (that is what limits are for), and a session's `last_seen_at` and `expires_at`,
+ * which reading a session refreshes.
+ */
+export async function tableFingerprints(db: Database): Promise<Record<string, string>> {
+  const tables = await db.all<{ name: string }>(
+    sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name <> 'rate_limits' ORDER BY name`,
+  )
+  const fingerprints: Record<string, string> = {}
+  for (const { name } of tables) {
+    const rows =
+      name === 'sessions'
+        ? await db.all(sql`SELECT id, user_id FROM sessions ORDER BY id`)
+        : await db.all(sql.raw(`SELECT * FROM "${name}" ORDER BY rowid`))
+    fingerprints[name] = createHash('sha256').update(JSON.stringify(rows)).digest('base64url')
+  }
+  return fingerprints
+}
