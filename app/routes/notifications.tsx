@@ -18,6 +18,7 @@ import {
 } from '~/services/notifications.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
+import { readFormData } from '~/utils/form-data.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/notifications'
 
@@ -52,8 +53,7 @@ const Intent = z.discriminatedUnion('intent', [
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const formData = await request.formData().catch(() => null)
-  const parsed = Intent.safeParse(formData ? Object.fromEntries(formData) : {})
+  const parsed = Intent.safeParse(Object.fromEntries(await readFormData(request)))
   if (!parsed.success) {
     return data(
       { error: parsed.error.issues[0]?.message ?? 'Check the form and try again.' },

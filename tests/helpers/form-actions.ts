@@ -11,6 +11,7 @@ import * as resetPassword from '~/routes/email.reset-password'
 import * as verifyEmail from '~/routes/email.verify-email'
 import * as startOAuth from '~/routes/login.$provider'
 import * as notFound from '~/routes/not-found'
+import * as notifications from '~/routes/notifications'
 import * as theme from '~/routes/resources.theme'
 import * as settings from '~/routes/settings'
 import * as support from '~/routes/support'
@@ -108,6 +109,17 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     needsUser: false,
     reads: 'nothing',
     examples: [{}],
+  }),
+  route({
+    file: 'routes/notifications.tsx',
+    action: notifications.action,
+    targets: [at('/notifications')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'mark-read', notificationId: 'no-such-notification' },
+      { intent: 'mark-all-read', upTo: '2026-01-01T00:00:00.000Z' },
+    ],
   }),
   route({
     file: 'routes/settings.tsx',
