@@ -36,33 +36,33 @@ export default [
 
   // OAuth: the sign-in buttons start a flow at /login/github or /login/google; both providers send
   // people back to /login/callback (the redirect URI registered with them)
-  route('login/callback', 'routes/login.callback.tsx'),
-  route('login/:provider', 'routes/login.$provider.ts'),
+  route('login/callback', 'routes/auth/login-callback.tsx'),
+  route('login/:provider', 'routes/auth/login-provider.ts'),
 
   // Signed-in pages (each redirects visitors to /login?redirect=<path>)
   route('dashboard', 'routes/dashboard.tsx'),
-  route('task', 'routes/task.tsx'),
-  route('task/actions', 'routes/task-actions.tsx'),
-  route('task/comments', 'routes/task-comments.tsx'),
+  route('task', 'routes/tasks/index.tsx'),
+  route('task/actions', 'routes/tasks/actions.tsx'),
+  route('task/comments', 'routes/tasks/comments.tsx'),
   route('notifications', 'routes/notifications.tsx'),
 
   // E-mail flows: the links in verification and reset e-mails land here; /dev/mailbox shows the
   // outbox outside production
-  route('email/verify-email', 'routes/email.verify-email.tsx'),
-  route('email/request-verification', 'routes/email.request-verification.tsx'),
-  route('email/forgot-password', 'routes/email.forgot-password.tsx'),
-  route('email/reset-password', 'routes/email.reset-password.tsx'),
-  route('dev/mailbox', 'routes/dev.mailbox.tsx'),
+  route('email/verify-email', 'routes/email/verify-email.tsx'),
+  route('email/request-verification', 'routes/email/request-verification.tsx'),
+  route('email/forgot-password', 'routes/email/forgot-password.tsx'),
+  route('email/reset-password', 'routes/email/reset-password.tsx'),
+  route('dev/mailbox', 'routes/dev/mailbox.tsx'),
 
   // Support group: health first, as the spec orders it
   route('tss', 'routes/tss.tsx'),
 
   // Platform: health for load balancers, the RPC door, small resource actions
   route('healthz', 'routes/healthz.ts'),
-  route('api/rpc/*', 'routes/api.rpc.ts'),
-  route('api/csrf', 'routes/api.csrf.ts'),
-  route('api/auth/*', 'routes/api.auth.ts'),
-  route('resources/theme', 'routes/resources.theme.ts'),
+  route('api/rpc/*', 'routes/api/rpc.ts'),
+  route('api/csrf', 'routes/api/csrf.ts'),
+  route('api/auth/*', 'routes/api/auth.ts'),
+  route('resources/theme', 'routes/resources/theme.ts'),
 
   // Everything else: a real 404 with the not-found screen
   route('*', 'routes/not-found.tsx'),

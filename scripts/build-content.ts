@@ -3,7 +3,7 @@ import { contentDir, warmContent } from '~/services/content.server'
 /**
  * Part of `npm run build`: validates every content file (a bad frontmatter fails the build with
  * the file's name and the field) and compiles each into build/content-cache/, so the server
- * never compiles on a visitor's request (docs/decisions/020-content-html-on-the-server.md).
+ * never compiles on a visitor's request (docs/decisions/018-content-html-on-the-server.md).
  */
 const started = performance.now()
 try {

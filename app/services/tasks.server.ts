@@ -111,7 +111,7 @@ const sharesOf = (row: TaskRow) => JSON.parse(row.shares) as Share[]
  * A task as this viewer may read it. Whom a task is shared with is the owner's to know: the
  * owner gets every address (and a name for each that has a verified account); anyone else —
  * a person it is shared with, a signed-in stranger, a visitor of a public task — gets only the
- * names of verified accounts, and no address at all (docs/decisions/031-who-sees-whom.md).
+ * names of verified accounts, and no address at all (docs/decisions/020-who-sees-whom.md).
  */
 function toView(row: TaskRow, viewer: Viewer): TaskView {
   const { shares: _shares, ...fields } = row

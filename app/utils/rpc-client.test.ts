@@ -1,7 +1,7 @@
 import { RouterContextProvider } from 'react-router'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
-import { loader as csrfLoader } from '~/routes/api.csrf'
+import { loader as csrfLoader } from '~/routes/api/csrf'
 import { signedInBrowser, type TestBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser } from '../../tests/helpers/factories'
 import { serveFetch, type TestServer } from '../../tests/helpers/http-server'

@@ -112,7 +112,7 @@ async function send(route: FormActionRoute, shaped: Shape, run: Run) {
 function isUnauthorized(route: FormActionRoute, shaped: Shape, persona: 'visitor' | 'member') {
   const hasValidToken = shaped.token === 'header' || shaped.token === 'field'
   const isSameSite = shaped.origin === null || shaped.origin === TEST_ORIGIN
-  const isCsrfExempt = route.file === 'routes/resources.theme.ts'
+  const isCsrfExempt = route.file === 'routes/resources/theme.ts'
   return (!isCsrfExempt && (!hasValidToken || !isSameSite)) || (route.needsUser && persona === 'visitor')
 }
 

@@ -1,5 +1,5 @@
-import * as authRoute from '~/routes/api.auth'
-import * as rpcRoute from '~/routes/api.rpc'
+import * as authRoute from '~/routes/api/auth'
+import * as rpcRoute from '~/routes/api/rpc'
 import { clientContext, respondThroughMiddleware } from './auth'
 import { serveFetch, type TestServer } from './http-server'
 

@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import * as apiAuth from '~/routes/api.auth'
+import * as apiAuth from '~/routes/api/auth'
 import * as login from '~/routes/auth/login'
+import * as startOAuth from '~/routes/auth/login-provider'
 import * as logout from '~/routes/auth/logout'
 import * as signup from '~/routes/auth/signup'
-import * as forgotPassword from '~/routes/email.forgot-password'
-import * as requestVerification from '~/routes/email.request-verification'
-import * as resetPassword from '~/routes/email.reset-password'
-import * as verifyEmail from '~/routes/email.verify-email'
-import * as startOAuth from '~/routes/login.$provider'
+import * as forgotPassword from '~/routes/email/forgot-password'
+import * as requestVerification from '~/routes/email/request-verification'
+import * as resetPassword from '~/routes/email/reset-password'
+import * as verifyEmail from '~/routes/email/verify-email'
 import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
-import * as theme from '~/routes/resources.theme'
+import * as theme from '~/routes/resources/theme'
 import * as settings from '~/routes/settings'
 import * as support from '~/routes/support'
-import * as task from '~/routes/task'
-import * as taskActions from '~/routes/task-actions'
-import * as taskComments from '~/routes/task-comments'
+import * as taskActions from '~/routes/tasks/actions'
+import * as taskComments from '~/routes/tasks/comments'
+import * as task from '~/routes/tasks/index'
 import { TEST_PASSWORD } from './factories'
 
 /**
@@ -143,7 +143,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
-    file: 'routes/login.$provider.ts',
+    file: 'routes/auth/login-provider.ts',
     action: startOAuth.action,
     targets: [
       at('/login/github', { provider: 'github' }),
@@ -155,7 +155,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ redirect: '/task' }],
   }),
   route({
-    file: 'routes/task.tsx',
+    file: 'routes/tasks/index.tsx',
     action: task.action,
     targets: [at('/task')],
     needsUser: true,
@@ -163,7 +163,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [TASK_EXAMPLE, { text: 'Just a title' }],
   }),
   route({
-    file: 'routes/task-actions.tsx',
+    file: 'routes/tasks/actions.tsx',
     action: taskActions.action,
     targets: [at('/task/actions')],
     needsUser: true,
@@ -183,7 +183,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
-    file: 'routes/task-comments.tsx',
+    file: 'routes/tasks/comments.tsx',
     action: taskComments.action,
     targets: [at('/task/comments')],
     needsUser: true,
@@ -203,7 +203,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
-    file: 'routes/email.verify-email.tsx',
+    file: 'routes/email/verify-email.tsx',
     action: verifyEmail.action,
     targets: [at('/email/verify-email')],
     needsUser: false,
@@ -211,7 +211,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ token: 'not-a-real-token' }],
   }),
   route({
-    file: 'routes/email.request-verification.tsx',
+    file: 'routes/email/request-verification.tsx',
     action: requestVerification.action,
     targets: [at('/email/request-verification')],
     needsUser: true,
@@ -219,7 +219,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ redirectTo: '/dashboard' }],
   }),
   route({
-    file: 'routes/email.forgot-password.tsx',
+    file: 'routes/email/forgot-password.tsx',
     action: forgotPassword.action,
     targets: [at('/email/forgot-password')],
     needsUser: false,
@@ -227,7 +227,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ email: '$ownEmail' }, { email: 'nobody@example.test' }],
   }),
   route({
-    file: 'routes/email.reset-password.tsx',
+    file: 'routes/email/reset-password.tsx',
     action: resetPassword.action,
     targets: [at('/email/reset-password')],
     needsUser: false,
@@ -243,7 +243,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ name: 'Ada', email: 'ada@example.test', message: 'A question long enough to send.' }],
   }),
   route({
-    file: 'routes/resources.theme.ts',
+    file: 'routes/resources/theme.ts',
     action: theme.action,
     targets: [at('/resources/theme')],
     needsUser: false,
@@ -251,7 +251,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ theme: 'dark', redirectTo: '/docs' }, { theme: 'light' }],
   }),
   route({
-    file: 'routes/api.auth.ts',
+    file: 'routes/api/auth.ts',
     action: apiAuth.action,
     targets: API_AUTH_ENDPOINTS.map((endpoint) => at(`/api/auth/${endpoint}`, { '*': endpoint })),
     needsUser: false,
@@ -278,7 +278,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
 
 /** Route files with an action that is not a form door, and where it is tested instead. */
 export const OTHER_ACTIONS: Record<string, string> = {
-  'routes/api.rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
+  'routes/api/rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
 }
 
 /**

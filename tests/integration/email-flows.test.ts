@@ -8,10 +8,10 @@ import { database } from '~/db/client.server'
 import { emailOutbox, users, verifications } from '~/db/schema'
 import { smtpTransport } from '~/email/transport.server'
 import { createOutboxWorker } from '~/email/worker.server'
-import * as forgotPassword from '~/routes/email.forgot-password'
-import * as requestVerification from '~/routes/email.request-verification'
-import * as resetPassword from '~/routes/email.reset-password'
-import * as verifyEmail from '~/routes/email.verify-email'
+import * as forgotPassword from '~/routes/email/forgot-password'
+import * as requestVerification from '~/routes/email/request-verification'
+import * as resetPassword from '~/routes/email/reset-password'
+import * as verifyEmail from '~/routes/email/verify-email'
 import {
   INVALID_RESET_LINK,
   INVALID_VERIFICATION_LINK,

@@ -10,8 +10,8 @@ import { findSession, SESSION_COOKIE } from '~/auth/session.server'
 import { database } from '~/db/client.server'
 import { accounts, users } from '~/db/schema'
 import { env, resetEnvForTests } from '~/env.server'
-import { action as startAction, loader as startLoader } from '~/routes/login.$provider'
-import { loader as callbackLoader } from '~/routes/login.callback'
+import { loader as callbackLoader } from '~/routes/auth/login-callback'
+import { action as startAction, loader as startLoader } from '~/routes/auth/login-provider'
 import { contentSecurityPolicy } from '~/security.server'
 import {
   type OAuthTestIdentity,

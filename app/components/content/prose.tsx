@@ -4,7 +4,7 @@ import { cn } from '~/utils/cn'
 import './prose.css'
 
 /**
- * Compiled content as the server rendered it (docs/decisions/020). The HTML comes from our own
+ * Compiled content as the server rendered it (docs/decisions/018-content-html-on-the-server.md). The HTML comes from our own
  * MDX files through the content service, never from visitors. Links inside it are plain anchors;
  * with JavaScript, same-origin ones become client-side navigations like any `<Link>`.
  */

@@ -21,7 +21,7 @@ import remarkGfm from 'remark-gfm'
  *
  * The browser receives HTML, not the bundle: evaluating a bundle needs `new Function`, which the
  * nonce-based Content-Security-Policy rightly forbids, and static HTML ships no MDX runtime at
- * all (docs/decisions/020-content-html-on-the-server.md).
+ * all (docs/decisions/018-content-html-on-the-server.md).
  */
 
 export type TocEntry = { id: string; title: string; depth: 2 | 3 }

@@ -35,7 +35,7 @@ import {
 import { Invalid, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
 import { localPath } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
-import type { Route } from './+types/api.auth'
+import type { Route } from './+types/auth'
 
 /**
  * /api/auth: the paths and JSON shapes of the better-auth client (DESIGN.md §6.3), so that client

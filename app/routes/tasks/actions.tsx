@@ -10,7 +10,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
-import type { Route } from './+types/task-actions'
+import type { Route } from './+types/actions'
 
 /**
  * Changes to an existing task, from the task modal and the list's rows, on any page. Without

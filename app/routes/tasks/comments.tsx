@@ -15,7 +15,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
-import type { Route } from './+types/task-comments'
+import type { Route } from './+types/comments'
 
 /**
  * Every change to a task's discussion, from the comments section of the task modal on any page.

@@ -5,8 +5,8 @@ import { emailOutbox } from '~/db/schema'
 import { queueEmail } from '~/email/outbox.server'
 import { passwordChangedMessage, resetPasswordMessage } from '~/email/templates.server'
 import { resetEnvForTests } from '~/env.server'
-import { callLoader } from '../../tests/helpers/route'
-import { loader } from './dev.mailbox'
+import { callLoader } from '../../../tests/helpers/route'
+import { loader } from './mailbox'
 
 afterEach(() => {
   vi.unstubAllEnvs()

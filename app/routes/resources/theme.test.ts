@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { callAction, callLoader } from '../../tests/helpers/route'
-import { action, loader } from './resources.theme'
+import { callAction, callLoader } from '../../../tests/helpers/route'
+import { action, loader } from './theme'
 
 describe('/resources/theme', () => {
   test('stores the theme in a year-long cookie and goes back to the page it came from', async () => {

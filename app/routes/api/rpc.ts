@@ -2,7 +2,7 @@ import { getAuth } from '~/auth/context.server'
 import { CSRF_HEADER, isAllowedOrigin, isValidCsrfToken } from '~/auth/csrf.server'
 import { handleRpc } from '~/rpc/handler.server'
 import { withHttpCaching } from '~/rpc/http-cache.server'
-import type { Route } from './+types/api.rpc'
+import type { Route } from './+types/rpc'
 
 /**
  * The RPC door (DESIGN.md §6.2): oRPC's RPC protocol over the same services the route modules

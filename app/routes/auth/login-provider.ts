@@ -4,7 +4,7 @@ import { isOAuthProvider } from '~/auth/oauth-providers'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { localPath } from '~/utils/redirect.server'
-import type { Route } from './+types/login.$provider'
+import type { Route } from './+types/login-provider'
 
 /**
  * Starts a sign-in with GitHub or Google and sends the browser to the provider. The sign-in

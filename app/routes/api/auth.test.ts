@@ -13,10 +13,10 @@ import {
   cookieAttributes,
   sessionCookieOf,
   signedInBrowser,
-} from '../../tests/helpers/auth'
-import { createUser, TEST_PASSWORD } from '../../tests/helpers/factories'
-import { callAction, callLoader, type RequestOptions } from '../../tests/helpers/route'
-import { action, loader } from './api.auth'
+} from '../../../tests/helpers/auth'
+import { createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
+import { callAction, callLoader, type RequestOptions } from '../../../tests/helpers/route'
+import { action, loader } from './auth'
 
 /**
  * /api/auth speaks the better-auth client's paths and JSON shapes. Each endpoint is called the way

@@ -5,7 +5,7 @@ import { database } from '~/db/client.server'
 import { listRecentEmails } from '~/email/mailbox.server'
 import { env } from '~/env.server'
 import { cn } from '~/utils/cn'
-import type { Route } from './+types/dev.mailbox'
+import type { Route } from './+types/mailbox'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Mailbox (development) | Threadwork' },

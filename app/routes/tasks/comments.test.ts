@@ -4,10 +4,10 @@ import { database } from '~/db/client.server'
 import { commentReactions, comments, notifications } from '~/db/schema'
 import { COMMENT_RATE_LIMIT } from '~/services/comments.server'
 import { readToast } from '~/toast.server'
-import { signedInBrowser } from '../../tests/helpers/auth'
-import { createComment, createTask, createUser, shareTask } from '../../tests/helpers/factories'
-import { buildRequest, callAction, cookieHeaderFrom } from '../../tests/helpers/route'
-import { action, addedToast, DELETED_TOAST, FAILURE_TOASTS, loader, UPDATED_TOAST } from './task-comments'
+import { signedInBrowser } from '../../../tests/helpers/auth'
+import { createComment, createTask, createUser, shareTask } from '../../../tests/helpers/factories'
+import { buildRequest, callAction, cookieHeaderFrom } from '../../../tests/helpers/route'
+import { action, addedToast, DELETED_TOAST, FAILURE_TOASTS, loader, UPDATED_TOAST } from './comments'
 
 /**
  * /task/comments: the forms of the comments section as a browser posts them — with or without

@@ -1,6 +1,6 @@
 import { csrfTokenFor } from '~/auth/context.server'
 import { CSRF_TOKEN_TTL_MS } from '~/auth/csrf.server'
-import type { Route } from './+types/api.csrf'
+import type { Route } from './+types/csrf'
 
 /**
  * A CSRF token for API clients (valid 1 hour), bound to the caller's session or, before sign-in,

@@ -24,7 +24,7 @@ import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
-import type { Route } from './+types/task'
+import type { Route } from './+types/index'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Task List | Threadwork' }]
 

@@ -3,7 +3,7 @@ import { isTheme } from '~/theme'
 import { themeCookieHeader } from '~/theme.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
-import type { Route } from './+types/resources.theme'
+import type { Route } from './+types/theme'
 
 /**
  * Stores the chosen theme. Without JavaScript the form posts here and comes back to the page it

@@ -15,7 +15,7 @@ import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { signInWithOAuth } from '~/services/accounts.server'
 import { Conflict, Invalid } from '~/services/errors'
-import type { Route } from './+types/login.callback'
+import type { Route } from './+types/login-callback'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Sign-in failed | Threadwork' },
