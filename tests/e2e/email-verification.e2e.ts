@@ -34,7 +34,9 @@ test('sign up → banner → resend → verify from the e-mail → signed in and
   expect(welcome.text).toContain('Welcome, Vera!')
   expect(welcome.html).toContain('Verify e-mail address')
 
-  // The banner's button sends a second link and comes back to the same page.
+  // The banner's button sends a second link and comes back to the same page. The sign-up toast
+  // sits over it (top right) for 4 s first; a pointer resting on a toast would keep it there.
+  if (javaScriptEnabled) await expect(page.locator('[data-sonner-toast]')).toHaveCount(0)
   await banner.getByRole('button', { name: 'Resend verification e-mail' }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(banner.getByRole('status')).toHaveText(
