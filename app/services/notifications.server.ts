@@ -100,7 +100,7 @@ export async function markTaskMentionsRead(db: Executor, recipientId: string, ta
 /** How much of a comment an inbox line shows. */
 export const INBOX_EXCERPT_CHARACTERS = 200
 /** The inbox lists this many, newest first; older ones are reached through their tasks. */
-export const INBOX_LIMIT = 100
+const INBOX_LIMIT = 100
 
 /** One line of the inbox. */
 export type InboxMention = {
