@@ -3,7 +3,7 @@ import { defineConfig } from 'drizzle-kit'
 export default defineConfig({
   schema: './app/db/schema.ts',
   out: './drizzle',
-  // "turso" speaks to file: and libsql:/http: URLs alike (see TOOLCHAIN.md).
+  // drizzle-kit's "turso" dialect speaks to file: and libsql:/http: URLs alike.
   dialect: 'turso',
   dbCredentials: {
     url: process.env.DATABASE_URL ?? 'file:data/app.db',

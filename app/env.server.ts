@@ -147,5 +147,3 @@ export function clientConfig() {
       : undefined,
   }
 }
-
-export type ClientConfig = ReturnType<typeof clientConfig>

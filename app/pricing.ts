@@ -19,7 +19,7 @@
  * reads is the arithmetic they can check. Importing this module throws if an edit breaks that.
  */
 
-export const TIER_IDS = [1, 2, 3] as const
+const TIER_IDS = [1, 2, 3] as const
 export type TierId = (typeof TIER_IDS)[number]
 
 export const BILLING_KINDS = ['yearly', 'lifetime'] as const
@@ -28,7 +28,7 @@ export type BillingKind = (typeof BILLING_KINDS)[number]
 /** A lifetime price is compared with this many years of the yearly price. */
 export const LIFETIME_REFERENCE_YEARS = 3
 
-export const CURRENCY = 'USD'
+const CURRENCY = 'USD'
 
 export type Plan = {
   tier: TierId
@@ -99,7 +99,7 @@ export const BILLING_TERMS: Record<BillingKind, { label: string; priceSuffix: st
   },
 }
 
-export const DEFAULT_BILLING_KIND: BillingKind = 'yearly'
+const DEFAULT_BILLING_KIND: BillingKind = 'yearly'
 
 /** `?billing=` from the URL; anything unknown falls back to yearly rather than failing. */
 export function parseBillingKind(value: string | null | undefined): BillingKind {

@@ -24,7 +24,7 @@ import { endOnReadError } from './static-read-errors'
 /**
  * The production server: node:http with only what a request needs around React Router —
  * security headers, static files, compression, one log line — so the stack stays close to the
- * framework's own throughput (DESIGN.md §10). Vite builds it as the SSR entry, so it shares one
+ * framework's own throughput (docs/product-rules.md §6). Vite builds it as the SSR entry, so it shares one
  * module graph (one database client, one set of contexts) with the routes it serves.
  */
 
@@ -128,7 +128,7 @@ const compress = compression({
 
 /**
  * The raw server build, so `npm run bench` can serve the same app on a bare
- * `createRequestListener` (the framework floor our stack is measured against, DESIGN.md §10).
+ * `createRequestListener` (the framework floor our stack is measured against, docs/product-rules.md §6).
  */
 export const serverBuild = build as unknown as ServerBuild
 

@@ -7,7 +7,7 @@ import { usePolling } from '~/utils/polling'
 import { fetchRpc, postRpc } from '~/utils/rpc-client'
 
 /**
- * Mention toasts (SPEC §2 "Toasts", §8, §9): while signed in, the page asks every 3 s for the
+ * Mention toasts (docs/product-rules.md §3, §4): while signed in, the page asks every 3 s for the
  * person's unread mentions and toasts each one it has not shown in this browser before, with a
  * 'View Task' action that opens the task's modal and marks the mention read. Which ones were
  * shown is kept per user in localStorage, so a reload or a second tab does not repeat them.

@@ -4,8 +4,8 @@ import { Toaster as Sonner, toast as showToast } from 'sonner'
 import type { Toast } from '~/toast.server'
 
 /**
- * The toast area, with the spec's settings (§9): 4000 ms, three visible, 14 px gap, Alt+T,
- * 24/16 px offsets. The issue places it top-right. It lives in the top layer, above the task
+ * The toast area, with the product's settings (docs/product-rules.md §3): 4000 ms, three
+ * visible, 14 px gap, Alt+T, 24/16 px offsets, top-right. It lives in the top layer, above the task
  * modal, the drawer and the account menu (see `useTopLayerHost`).
  */
 export function Toaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {

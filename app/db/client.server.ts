@@ -54,7 +54,7 @@ function takeTurnsToWrite(db: Database): Database {
 }
 
 /** The file behind a `file:` URL, or undefined for remote and in-memory databases. */
-export function localFilePath(url: string): string | undefined {
+function localFilePath(url: string): string | undefined {
   if (!url.startsWith('file:')) return undefined
   const path = url.slice('file:'.length).split('?')[0] ?? ''
   return path === '' || path === ':memory:' ? undefined : path

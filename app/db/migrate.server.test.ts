@@ -6,8 +6,8 @@ import { commentReactions, comments, taskShares, tasks, users } from '~/db/schem
 import { openScratchDatabase, sqliteErrorOf } from '../../tests/helpers/db'
 import { createComment, createTask, createUser } from '../../tests/helpers/factories'
 
-/** DESIGN.md §4, in full: later steps build on these tables without new migrations. */
-const DESIGN_TABLES = [
+/** The whole data model (docs/architecture.md): later steps build on these tables without new migrations. */
+const MODEL_TABLES = [
   'users',
   'accounts',
   'sessions',
@@ -33,7 +33,7 @@ describe('migrations', () => {
       sql`SELECT name FROM sqlite_master WHERE type = 'table'`,
     )
     const tables = rows.map((row) => row.name)
-    expect(tables).toEqual(expect.arrayContaining(DESIGN_TABLES))
+    expect(tables).toEqual(expect.arrayContaining(MODEL_TABLES))
   })
 
   test('index the foreign keys hot queries follow', async () => {

@@ -5,7 +5,7 @@ import { migrate } from 'drizzle-orm/libsql/migrator'
 import type { Database } from './client.server'
 
 /** Generated SQL migrations, checked in; resolved from the app's root like the server's cwd. */
-export const MIGRATIONS_FOLDER = resolve('drizzle')
+const MIGRATIONS_FOLDER = resolve('drizzle')
 
 /**
  * Brings a database to the newest schema. Safe to run on every boot and on several instances at

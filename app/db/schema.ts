@@ -11,8 +11,8 @@ import {
 } from 'drizzle-orm/sqlite-core'
 
 /**
- * The whole data model (DESIGN.md §4). Ids are random strings, safe to mint on any instance and
- * impossible to enumerate; times are integer milliseconds; money is integer cents.
+ * The whole data model (summed up in docs/architecture.md). Ids are random strings, safe to mint on
+ * any instance and impossible to enumerate; times are integer milliseconds; money is integer cents.
  */
 const id = () =>
   text('id')

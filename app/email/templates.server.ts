@@ -80,7 +80,7 @@ export function passwordChangedMessage(to: string) {
 export type MentionSummary = { fromUserName: string; taskText: string; excerpt: string }
 
 /** Mentions listed in one e-mail; the rest are counted, and all of them wait in the inbox. */
-export const MENTION_EMAIL_LIST_LIMIT = 10
+const MENTION_EMAIL_LIST_LIMIT = 10
 
 /**
  * The mentions someone missed while away, in one e-mail: who, on which task, what they wrote.

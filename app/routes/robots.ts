@@ -6,7 +6,7 @@ import type { Route } from './+types/robots'
  * Paths crawlers should leave alone: the APIs, signed-in screens, one-time links from e-mails
  * and payment steps. Everything else is public and listed in the sitemap.
  */
-export const DISALLOWED_PATHS = [
+const DISALLOWED_PATHS = [
   '/api/',
   '/resources/',
   '/login/callback',

@@ -6,7 +6,7 @@ import { escapeXml } from '~/utils/xml'
 import type { Route } from './+types/sitemap'
 
 /** Public pages that are not content files, in the order the header lists them. */
-export const STATIC_PUBLIC_PATHS = [
+const STATIC_PUBLIC_PATHS = [
   '/',
   '/showcase',
   '/blog',

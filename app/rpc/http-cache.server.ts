@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { matchesEtag } from '~/utils/public-cache.server'
 
 /**
- * HTTP caching for /api/rpc answers. Pages poll reads (mentions every 3 s, comments every 2 s,
- * SPEC §9) and revalidate with `If-None-Match`, so an unchanged answer costs a bodiless 304
+ * HTTP caching for /api/rpc answers. Pages poll reads (mentions every 3 s, comments every 2 s:
+ * docs/product-rules.md §3) and revalidate with `If-None-Match`, so an unchanged answer costs a bodiless 304
  * instead of the same JSON again. The ETag hashes the body: it changes exactly when the answer
  * does, whoever asks. `private` keeps shared caches out (answers depend on the session cookie);
  * `no-cache` makes the browser ask every time rather than reuse a stored answer unasked.

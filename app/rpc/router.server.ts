@@ -28,7 +28,7 @@ import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'
 
 /**
- * Every procedure of /api/rpc (DESIGN.md §6.2). Reads are GET-able (`.route({ method: 'GET' })`);
+ * Every procedure of /api/rpc (docs/product-rules.md §5). Reads are GET-able (`.route({ method: 'GET' })`);
  * mutations are POST only and carry the CSRF token. Each procedure is a thin adapter onto one
  * service function, which holds the rules and throws the domain errors clients see as codes.
  */

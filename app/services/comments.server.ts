@@ -20,7 +20,7 @@ import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
 import { getTask, type Viewer } from './tasks.server'
 
 /**
- * The rules of comments (DESIGN.md §5, the spec's §2 and §5):
+ * The rules of comments (docs/product-rules.md §1, §2):
  * - anyone who can see a task reads its comments; any signed-in person who can see it comments,
  *   replies and reacts;
  * - replies form one level of threads: a reply to a reply joins the same thread;
@@ -45,7 +45,7 @@ export const COMMENT_RATE_LIMIT: RateLimitRule = {
 
 export type Actor = Pick<SessionUser, 'id' | 'name' | 'email' | 'emailVerified'>
 
-/** The wire shape of DESIGN.md §6.2, plus what the comments section shows. */
+/** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the comments section shows. */
 export type CommentView = {
   id: string
   taskId: string

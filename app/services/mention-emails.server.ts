@@ -73,7 +73,7 @@ export async function scheduleMentionEmails(tx: Executor, recipientIds: string[]
  * transaction (so a mention is e-mailed once, and a mention committed meanwhile either makes this
  * e-mail or schedules the next). Returns how many mentions it covered; 0 means no e-mail.
  */
-export async function sendMentionEmail(db: Database, recipientId: string, now = new Date()): Promise<number> {
+async function sendMentionEmail(db: Database, recipientId: string, now = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
     const [recipient] = await tx.select().from(users).where(eq(users.id, recipientId)).limit(1)
     if (!recipient?.emailOnMention || !recipient.emailVerifiedAt) return 0

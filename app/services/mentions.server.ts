@@ -5,7 +5,7 @@ import { findMentions, type Mentionable } from '~/utils/mentions'
 import { type Access, getTask, type Viewer } from './tasks.server'
 
 /**
- * Who may be mentioned on a task (DESIGN.md §5, the spec's §6):
+ * Who may be mentioned on a task (docs/product-rules.md §1):
  * - the owner may mention the people the task is shared with (once they verified that address,
  *   as sharing itself requires);
  * - a person it is shared with may mention only the owner — never the others it is shared with;

@@ -5,7 +5,7 @@ import { NotFound } from './errors'
 import { type Viewer, visibleToSql } from './tasks.server'
 
 /**
- * Mention notifications (the spec's §3 and §4): unread until the person opens the task or
+ * Mention notifications (docs/product-rules.md §1): unread until the person opens the task or
  * follows 'View Task'. A notification is its recipient's alone — anyone else asking about it
  * is told it does not exist. It also follows its task's visibility, checked when it is read:
  * while the task is hidden from the recipient (unshared, made private) the notification and the
@@ -100,7 +100,7 @@ export async function markTaskMentionsRead(db: Executor, recipientId: string, ta
 /** How much of a comment an inbox line shows. */
 export const INBOX_EXCERPT_CHARACTERS = 200
 /** The inbox lists this many, newest first; older ones are reached through their tasks. */
-export const INBOX_LIMIT = 100
+const INBOX_LIMIT = 100
 
 /** One line of the inbox. */
 export type InboxMention = {

@@ -10,7 +10,7 @@ import { z } from '~/utils/zod'
  * the shipped file catches it before a deploy.
  */
 
-export const SHOWCASE_FILE = 'showcase.json'
+const SHOWCASE_FILE = 'showcase.json'
 
 /** A path on this site ('/docs') or an absolute http(s) URL. */
 const link = z

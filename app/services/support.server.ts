@@ -10,7 +10,7 @@ export type SupportMessage = {
 }
 
 /** Enough for anyone with a real question; too few to flood the support inbox from one address. */
-export const SUPPORT_MESSAGE_LIMIT: RateLimitRule = {
+const SUPPORT_MESSAGE_LIMIT: RateLimitRule = {
   limit: 5,
   windowMs: 60 * 60 * 1000,
   message: 'You have sent several messages in the last hour. Please wait a while before sending another.',
@@ -30,7 +30,7 @@ export async function sendSupportMessage(
   return queueEmail(db, { to: supportEmail, ...supportEmailContent(message) })
 }
 
-export function supportEmailContent({ name, email, message }: SupportMessage) {
+function supportEmailContent({ name, email, message }: SupportMessage) {
   // The name lands in a mail header: a line break there would let a visitor add headers.
   const subject = `Support request from ${singleLine(name)}`
   const text = [

@@ -113,7 +113,7 @@ const notYourParent = new Invalid('The parent must be one of your tasks.')
 // ── The permission matrix ───────────────────────────────────────────────────
 
 /**
- * Who may do what with which task (DESIGN.md §5), one row per actor and kind of task.
+ * Who may do what with which task (docs/product-rules.md §1), one row per actor and kind of task.
  *
  * Actors: the owner; a user the task is shared with who has verified that address; one who holds
  * the address but has NOT verified it (registering someone's address must not open their tasks,
@@ -1077,7 +1077,7 @@ describe('lists', () => {
 
   type Filters = { status?: Modelled['status']; priority?: Modelled['priority'] }
 
-  /** DESIGN.md §5's task list, written plainly: what each group should hold, newest first. */
+  /** The task list (docs/product-rules.md §1), written plainly: what each group should hold, newest first. */
   function expectedGroups(viewer: UserRow, filters: Filters = {}) {
     const passes = (task: Modelled) =>
       (!filters.status || task.status === filters.status) &&

@@ -7,7 +7,7 @@ import { Forbidden, Invalid, NotFound } from './errors'
 import type { TaskFields, TaskUpdate } from './task-schemas'
 
 /**
- * The rules of tasks, in one place (DESIGN.md §5):
+ * The rules of tasks, in one place (docs/product-rules.md §1):
  * - a task is visible to its owner, to users it is shared with once they verified that e-mail,
  *   and to anyone when public (read-only for visitors who are not signed in);
  * - only the owner edits, shares, publishes or deletes; shared users may also change the status;
@@ -20,7 +20,7 @@ import type { TaskFields, TaskUpdate } from './task-schemas'
 export const TASK_NOT_FOUND = 'Task not found'
 export const NOT_ALLOWED = 'Unauthorized to view this task'
 
-/** The wire shape of DESIGN.md §6.2, plus what the list shows of subtasks. */
+/** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the list shows of subtasks. */
 export type TaskView = {
   id: string
   text: string

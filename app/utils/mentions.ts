@@ -1,5 +1,5 @@
 /**
- * Mentions in comment text (the spec's §2 and §5): which `@Name` parts a text holds, whom each
+ * Mentions in comment text (docs/product-rules.md §1): which `@Name` parts a text holds, whom each
  * part names, and what to highlight. The browser (the picker, the hidden `mentions` fields, the
  * highlighting) and the server (who gets notified) both read text through this one module, so
  * they cannot disagree about who was mentioned.

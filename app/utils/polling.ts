@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react'
 
 /**
- * Polling for live data (comments every 2 s, mentions every 3 s; SPEC §9) until event streams
- * take over (DESIGN.md §7): one hook, so swapping the transport touches one place.
+ * Polling for live data (comments every 2 s, mentions every 3 s: docs/product-rules.md §3) until
+ * event streams take over: one hook, so swapping the transport touches one place.
  *
  * A failed poll is retried 3 times, the wait doubling from 1 s (never above 30 s), as the
  * spec's data retries do; after the third retry fails the poller keeps its normal interval, and

@@ -14,9 +14,9 @@ import { createHash } from 'node:crypto'
  * from handing one visitor's page to another.
  */
 
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, s-maxage=300'
+const PUBLIC_CACHE_CONTROL = 'public, max-age=60, s-maxage=300'
 /** Anyone carrying cookies beyond the theme (a session, a CSRF token) gets a page only for them. */
-export const PRIVATE_CACHE_CONTROL = 'private, max-age=0, must-revalidate'
+const PRIVATE_CACHE_CONTROL = 'private, max-age=0, must-revalidate'
 
 /**
  * Cookies that say nothing about who is looking: the theme (it changes the page, and the ETag
@@ -29,7 +29,7 @@ const ANONYMOUS_COOKIES = new Set(['theme', 'tw_anon'])
  * page carries the task as it is now, and who may read it changes at any moment (made private,
  * unshared, deleted), which neither `version` nor the ETag knows about.
  */
-export const TASK_PAGE_CACHE_CONTROL = 'private, no-store'
+const TASK_PAGE_CACHE_CONTROL = 'private, no-store'
 
 /** Cache headers for a public response whose body is determined by `version` and the request. */
 export function publicCacheHeaders(request: Request, version: string): Headers {

@@ -1,7 +1,7 @@
 const MINUTE = 60_000
 
 /**
- * How long ago a comment was written (the spec's §2): 'Just now', 'Nm ago', 'Nh ago', then the
+ * How long ago a comment was written (docs/product-rules.md §3): 'Just now', 'Nm ago', 'Nh ago', then the
  * local date. A time ahead of this clock (the server's and the browser's disagree) is 'Just now'.
  */
 export function formatRelativeTime(iso: string, now: number = Date.now()): string {

@@ -13,7 +13,7 @@ import { getMalformedResponseErrorCode, StandardRPCJsonSerializer } from '@orpc/
 
 export const RPC_PATH = '/api/rpc'
 
-/** Sent with every mutation (DESIGN.md §6.2); the page has it from the root loader. */
+/** Sent with every mutation (docs/product-rules.md §5); the page has it from the root loader. */
 export const CSRF_HEADER = 'x-csrf-token'
 
 /** RPCLink's limit: a longer GET goes as a POST instead. */

@@ -12,7 +12,7 @@ import type { MetaDescriptor } from 'react-router'
  * as `config.baseUrl`; meta functions reach it through `matches`, on the server and the client.
  */
 
-export const SITE_NAME = 'Threadwork'
+const SITE_NAME = 'Threadwork'
 
 /** The card a page without an image of its own is shared with. */
 export const DEFAULT_SOCIAL_IMAGE = '/og-image.png'

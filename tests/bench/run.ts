@@ -1,8 +1,8 @@
 /**
- * `npm run bench`: DESIGN.md §10's performance budget, measured as ratios in one run on this
+ * `npm run bench`: the performance budget (docs/product-rules.md §6), measured as ratios in one run on this
  * machine. Four servers run side by side as child processes, each on its own port and its own copy
  * of one seeded database (seed-discussion.ts: a private task with 50 comments and the session of a
- * collaborator it is shared with, for §10's signed-in `/api/rpc` read):
+ * collaborator it is shared with, for the budget's signed-in `/api/rpc` read):
  *
  * - ours: `node server.js` as deployed (NODE_ENV=production), request log off;
  * - ours + log: the same with the request log on (the production default), stdout drained here;
@@ -95,7 +95,7 @@ const median = (values: number[]) => {
 }
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** The signed-in read DESIGN.md §10 budgets: who asks (a session cookie) and for which discussion. */
+/** The signed-in read the budget names: who asks (a session cookie) and for which discussion. */
 type Discussion = { taskId: string; cookie: string; comments: number }
 
 /**
@@ -164,7 +164,7 @@ async function seedDatabase(work: string, env: NodeJS.ProcessEnv, root: string) 
 }
 
 /**
- * Proves the replayed read is the one §10 means before measuring it: our server answers the real
+ * Proves the replayed read is the one the budget means before measuring it: our server answers the real
  * client with the whole discussion (threads and reactions included), and only because of the
  * cookie — the task is private, so without it the same call is NOT_FOUND.
  */
@@ -324,7 +324,7 @@ async function main() {
         servers: ['ours', 'reactRouter', 'nodeHttp'],
       },
       {
-        // §10's read: a signed-in browser's poll of a discussion of 50 comments, the full answer.
+        // The budget's read: a signed-in browser's poll of a discussion of 50 comments, the full answer.
         id: 'rpcRead',
         label: 'rpc getComments GET',
         ...rpc.comments,
@@ -614,7 +614,7 @@ function report(input: {
   atLeast('stack: trivial route, ours (log off) / bare RR', vsRR('trivial', 'ours'), BUDGET.serverStack)
   atLeast('stack: trivial route, ours (log on) / bare RR', vsRR('trivial', 'oursLogged'), BUDGET.serverStack)
   atLeast('stack: /healthz, ours (log off) / bare RR', vsRR('healthz', 'ours'), BUDGET.serverStack)
-  // Printed beside the budgets, judged by none: what §10 asks to report, and the anonymous floor.
+  // Printed beside the budgets, judged by none: the ratio to bare node:http, and the anonymous floor.
   const notes: { label: string; measured: string }[] = []
   const note = (label: string, value: number | undefined) => {
     if (value !== undefined) notes.push({ label, measured: fmt.ratio(value) })
@@ -622,7 +622,7 @@ function report(input: {
   for (const server of ['ours', 'oursLogged'] as const) {
     const c = cell('rpcRead', server)
     const label = `rpc read: getComments GET (${server === 'ours' ? 'log off' : 'log on'})`
-    // "That trivial route" of §10, through the same server, so both sides pay the same stack.
+    // The budget's "trivial route", through the same server, so both sides pay the same stack.
     atLeast(`${label} / trivial route`, ratio('rpcRead', server, server, 'trivial'), BUDGET.rpcReadOfTrivial)
     if (c) {
       verdicts.push({
@@ -661,7 +661,7 @@ function report(input: {
   })
 
   lines.push('')
-  lines.push('Budgets (DESIGN.md §10)')
+  lines.push('Budgets (docs/product-rules.md §6)')
   for (const verdict of verdicts) {
     lines.push(`  ${verdict.pass ? 'PASS' : 'FAIL'}  ${pad(verdict.budget, 66)} ${verdict.measured}`)
   }

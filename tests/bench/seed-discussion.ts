@@ -1,5 +1,5 @@
 /**
- * The bench's database: the discussion DESIGN.md §10 measures `/api/rpc` reads on — a private
+ * The bench's database: the discussion the budget measures `/api/rpc` reads on — a private
  * task with 50 comments (threads of replies, reactions, a few edited ones) seen by a signed-in
  * collaborator it is shared with. Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
  * <file>`: it migrates and fills the file, checkpoints it so it can be copied for every server,

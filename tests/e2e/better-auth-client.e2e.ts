@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test'
 import { CONTRACT_DIR } from './better-auth-client.setup'
 
 /**
- * DESIGN.md §6.3: /api/auth answers better-auth's paths and shapes, so its own client works
+ * docs/product-rules.md §5: /api/auth answers better-auth's paths and shapes, so its own client works
  * unchanged. This drives the real client (installed by better-auth-client.setup.ts) against the
  * running app. Like a browser, the client keeps cookies and sends the CSRF token the app hands
  * out at /api/csrf as `x-csrf-token`.

@@ -9,7 +9,7 @@ import { createTask, createUser, shareTask } from '../helpers/factories'
 import { type RpcServer, startRpcServer } from '../helpers/rpc'
 
 /**
- * comments.* and task.getTaskUsers from the outside (DESIGN.md §6.2): `@orpc/client`'s RPCLink,
+ * comments.* and task.getTaskUsers from the outside (docs/product-rules.md §5): `@orpc/client`'s RPCLink,
  * unchanged, over real HTTP, with the session cookie and the CSRF header a page sends. The rule
  * matrix lives in app/services/comments.server.test.ts; here the wire shapes, the codes and a
  * sample of refusals as a client sees them.

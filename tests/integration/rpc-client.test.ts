@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RpcServer, startRpcServer } from '../helpers/rpc'
 
 /**
- * The contract of DESIGN.md §6.2 from the outside: `@orpc/client`'s RPCLink, unchanged, over real
+ * The contract of docs/product-rules.md §5 from the outside: `@orpc/client`'s RPCLink, unchanged, over real
  * HTTP against the app's /api/rpc route module.
  */
 describe('@orpc/client against /api/rpc', () => {

@@ -9,7 +9,7 @@ import { createTask, createUser, shareTask } from '../helpers/factories'
 import { type RpcClient, type RpcServer, startRpcServer } from '../helpers/rpc'
 
 /**
- * task.* from the outside (DESIGN.md §6.2): `@orpc/client`'s RPCLink, unchanged, over real HTTP
+ * task.* from the outside (docs/product-rules.md §5): `@orpc/client`'s RPCLink, unchanged, over real HTTP
  * against the app's /api/rpc route module, authenticated by the session cookie and carrying the
  * CSRF header a page would. The full permission matrix is in app/services/tasks.server.test.ts;
  * here a sample of its cells, as a client sees them (codes, statuses, messages, the wire shape).

@@ -20,7 +20,7 @@ import { MentionText } from './mention-text'
 import { MentionTextarea } from './mention-textarea'
 
 /**
- * The comments section of the task modal (the spec's §2 "Comments section"). Every change is a
+ * The comments section of the task modal (its texts: docs/product-rules.md §4). Every change is a
  * form to /task/comments, so the whole discussion works without JavaScript: reply, edit and
  * delete open as views addressed by the URL (`?view=reply&comment=<id>`). With JavaScript the
  * same links toggle in place, fetchers post, and the list stays fresh by polling.

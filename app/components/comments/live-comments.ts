@@ -3,7 +3,7 @@ import type { CommentView } from '~/services/comments.server'
 import { STOP_POLLING } from '~/utils/polling'
 import { fetchRpc } from '~/utils/rpc-client'
 
-/** The spec's comment polling interval (§9), until event streams replace it. */
+/** The product's comment polling interval (docs/product-rules.md §3), until event streams replace it. */
 export const COMMENT_POLL_MS = 2000
 
 /**

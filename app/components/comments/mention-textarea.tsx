@@ -29,7 +29,7 @@ function usersMatching(users: Mentionable[], query: string) {
 }
 
 /**
- * A comment box with the spec's @ picker (§2): typing `@` lists the people who may be mentioned,
+ * A comment box with an @ picker ('Mention someone'): typing `@` lists the people who may be mentioned,
  * filtered by what follows it; arrows move, Enter or Tab picks, Escape closes only the picker.
  * Rendered on the server, and without JavaScript, it is a plain textarea posting `name`.
  *

@@ -4,9 +4,9 @@ import { cn } from '~/utils/cn'
 import './prose.css'
 
 /**
- * Compiled content as the server rendered it (docs/decisions/018-content-html-on-the-server.md). The HTML comes from our own
- * MDX files through the content service, never from visitors. Links inside it are plain anchors;
- * with JavaScript, same-origin ones become client-side navigations like any `<Link>`.
+ * Compiled content as the server rendered it (docs/decisions/018-content-html-on-the-server.md).
+ * The HTML comes from our own MDX files through the content service, never from visitors. Links
+ * inside it are plain anchors; with JavaScript, same-origin ones become client-side navigations.
  */
 export function Prose({ html, className }: { html: string; className?: string }) {
   const container = useRef<HTMLDivElement>(null)

@@ -38,7 +38,7 @@ import { z } from '~/utils/zod'
 import type { Route } from './+types/auth'
 
 /**
- * /api/auth: the paths and JSON shapes of the better-auth client (DESIGN.md §6.3), so that client
+ * /api/auth: the paths and JSON shapes of the better-auth client (docs/product-rules.md §5), so that client
  * works unchanged. A thin door: every endpoint calls the account service the HTML forms use.
  * Mutations carry `x-csrf-token` (checked by the root middleware, like every other POST).
  */

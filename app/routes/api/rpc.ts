@@ -5,7 +5,7 @@ import { withHttpCaching } from '~/rpc/http-cache.server'
 import type { Route } from './+types/rpc'
 
 /**
- * The RPC door (DESIGN.md §6.2): oRPC's RPC protocol over the same services the route modules
+ * The RPC door (docs/product-rules.md §5): oRPC's RPC protocol over the same services the route modules
  * use. Cookies authenticate; mutations must also carry `x-csrf-token`. GET serves read
  * procedures, POST everything, any other method is 405; it never redirects — an anonymous caller of a protected
  * procedure gets 401. GET answers carry an ETag, so polling clients get 304 while nothing changed.

@@ -19,5 +19,3 @@ export async function docPageData(doc: Doc, request: Request) {
     headers: publicCacheHeaders(request, version),
   }
 }
-
-export type DocPageData = Awaited<ReturnType<typeof docPageData>>['data']

@@ -32,7 +32,7 @@ const Intent = z.discriminatedUnion('intent', [
 
 type IntentName = z.output<typeof Intent>['intent']
 
-/** The spec's failure toasts (§8), one per kind of change. */
+/** The product's failure toasts (docs/product-rules.md §4), one per kind of change. */
 export const FAILURE_TOASTS: Record<IntentName, string> = {
   add: 'Failed to add comment. Please try again.',
   edit: 'Failed to update comment. Please try again.',
@@ -40,7 +40,7 @@ export const FAILURE_TOASTS: Record<IntentName, string> = {
   react: 'Failed to add reaction. Please try again.',
 }
 
-/** The spec's success toasts (§8). */
+/** The product's success toasts (docs/product-rules.md §4). */
 export function addedToast(notified: number) {
   if (notified === 0) return 'Comment added successfully! 💬'
   return `Comment added and ${notified} ${notified === 1 ? 'person' : 'people'} notified! 📢`

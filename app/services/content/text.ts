@@ -32,7 +32,7 @@ export function countWords(text: string): number {
   return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
 }
 
-export const WORDS_PER_MINUTE = 200
+const WORDS_PER_MINUTE = 200
 
 /** The spec's rule: words ÷ 200, rounded up, shown as 'N min read' — never less than one minute. */
 export function readingTime(words: number): string {

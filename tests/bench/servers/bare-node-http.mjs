@@ -1,4 +1,4 @@
-// The node:http ceiling of DESIGN.md §10: answers each benchmarked request with the exact bytes
+// The node:http ceiling of the performance budget: answers each benchmarked request with the exact bytes
 // and content type our server sent for it (captured by run.ts into BENCH_RESPONSES), doing no
 // other work, so the ratio to it shows what everything above the socket costs.
 import { readFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// The framework floor of DESIGN.md §10: the same server build as `node server.js`, served by
+// The framework floor of the performance budget: the same server build as `node server.js`, served by
 // `@react-router/node`'s createRequestListener on node:http with nothing around it — no
 // security headers, static files, compression or request log. Plain JavaScript, so it starts
 // exactly like server.js (no TypeScript loader in the process being measured).
