@@ -87,7 +87,9 @@ export function keepRetryAfter({
  * as one message (a fetcher's toast, or a page of its own without JavaScript): parse the form
  * with the union of the intents' schemas, run the change, and refuse what cannot be done — a
  * form that does not parse with 400 and its first problem, a domain error with its status (and
- * Retry-After). `refusal` shapes the body of both from that message.
+ * Retry-After). `refusal` shapes the body of both from that message. (A page whose forms show
+ * errors next to their fields, like /settings, parses each form with its own schema and answers
+ * with replyWithError.)
  */
 export async function handleIntent<Schema extends z.ZodType<{ intent: string }>, Body>(
   formData: FormData,
