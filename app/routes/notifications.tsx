@@ -1,4 +1,4 @@
-import { data, Link, useFetcher, useFetchers } from 'react-router'
+import { Link, useFetcher, useFetchers } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -8,7 +8,6 @@ import { Button, type ButtonSize, buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { INBOX_PATH } from '~/inbox'
 import { NotificationIdSchema } from '~/services/comment-schemas'
-import { isDomainError } from '~/services/errors'
 import {
   type InboxMention,
   listInboxMentions,
@@ -19,6 +18,7 @@ import {
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
+import { handleIntent } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/notifications'
 
@@ -53,31 +53,25 @@ const Intent = z.discriminatedUnion('intent', [
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const parsed = Intent.safeParse(Object.fromEntries(await readFormData(request)))
-  if (!parsed.success) {
-    return data(
-      { error: parsed.error.issues[0]?.message ?? 'Check the form and try again.' },
-      { status: 400 },
-    )
-  }
   const db = database()
-  const input = parsed.data
-  if (input.intent === 'mark-all-read') {
-    const marked = await markAllMentionsRead(db, user, input.upTo)
-    return redirectWithToast(INBOX_PATH, {
-      type: 'success',
-      title: marked === 0 ? 'Nothing left to mark' : 'All caught up',
-      description:
-        marked === 0 ? undefined : `${marked} ${marked === 1 ? 'mention' : 'mentions'} marked as read.`,
-    })
-  }
-  try {
-    await markNotificationRead(db, user, input.notificationId)
-  } catch (error) {
-    if (!isDomainError(error)) throw error
-    return data({ error: error.message }, { status: error.status })
-  }
-  return redirectWithToast(INBOX_PATH, { type: 'success', title: 'Marked as read' })
+  return handleIntent(
+    await readFormData(request),
+    Intent,
+    async (input) => {
+      if (input.intent === 'mark-all-read') {
+        const marked = await markAllMentionsRead(db, user, input.upTo)
+        return redirectWithToast(INBOX_PATH, {
+          type: 'success',
+          title: marked === 0 ? 'Nothing left to mark' : 'All caught up',
+          description:
+            marked === 0 ? undefined : `${marked} ${marked === 1 ? 'mention' : 'mentions'} marked as read.`,
+        })
+      }
+      await markNotificationRead(db, user, input.notificationId)
+      return redirectWithToast(INBOX_PATH, { type: 'success', title: 'Marked as read' })
+    },
+    (error) => ({ error }),
+  )
 }
 
 export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {

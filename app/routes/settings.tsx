@@ -27,7 +27,7 @@ import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/menti
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
-import { replyWithError } from '~/utils/submission.server'
+import { replyWithError } from '~/utils/refusals.server'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/settings'
@@ -83,7 +83,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       try {
         await changePassword(db, user.id, session.id, submission.value)
       } catch (error) {
-        return withIntent(intent, replyWithError(submission, error, hidden))
+        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
       }
       return redirectWithToast('/settings', {
         type: 'success',
@@ -98,7 +98,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       try {
         await endSession(db, user.id, submission.value.sessionId)
       } catch (error) {
-        return withIntent(intent, replyWithError(submission, error))
+        return replyWithError(submission, error, { body: { intent } })
       }
       if (submission.value.sessionId === session.id) {
         return redirect('/login', { headers: { 'Set-Cookie': clearSessionCookie() } })
@@ -129,7 +129,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       try {
         await deleteAccount(db, user.id, submission.value)
       } catch (error) {
-        return withIntent(intent, replyWithError(submission, error, ['password']))
+        return replyWithError(submission, error, { hideFields: ['password'], body: { intent } })
       }
       const headers = new Headers({ 'Set-Cookie': clearSessionCookie() })
       return redirectWithToast('/', { type: 'success', title: 'Your account was deleted' }, { headers })
@@ -137,11 +137,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     default:
       return data({ intent: null, result: null }, { status: 400 })
   }
-}
-
-/** Tags a refusal with its form's intent, keeping its status (400, 403, 429) and headers. */
-function withIntent(intent: string, reply: ReturnType<typeof replyWithError>) {
-  return data({ intent, ...reply.data }, reply.init ?? undefined)
 }
 
 type ActionData = Route.ComponentProps['actionData']

@@ -11,12 +11,13 @@ import { StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { env } from '~/env.server'
 import type { loader as rootLoader } from '~/root'
-import { RateLimited } from '~/services/errors'
+import { type DomainError, RateLimited } from '~/services/errors'
 import { sendSupportMessage } from '~/services/support.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { keepRetryAfter, replyWithError } from '~/utils/refusals.server'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/support'
 import { SupportMessageSchema } from './support.schema'
@@ -36,10 +37,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
  * Never stored by a cache: the page holds this visitor's CSRF token, and a POST's answer is about
  * one submission. A 429's Retry-After reaches the browser (React Router passes on only cookies).
  */
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers({ 'Cache-Control': 'private, no-store' })
-  const retryAfter = actionHeaders.get('Retry-After')
-  if (retryAfter) headers.set('Retry-After', retryAfter)
+export const headers: Route.HeadersFunction = (args) => {
+  const headers = keepRetryAfter(args)
+  headers.set('Cache-Control', 'private, no-store')
   return headers
 }
 
@@ -68,22 +68,20 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientIp: clientIp(request, context),
     })
   } catch (error) {
-    if (!(error instanceof RateLimited)) throw error
-    const minutes = Math.ceil(error.retryAfter / 60)
-    return data(
-      {
-        result: submission.reply({
-          formErrors: [`${error.message} You can try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`],
-        }),
-      },
-      { status: 429, headers: { ...noStore, 'Retry-After': String(error.retryAfter) } },
-    )
+    return replyWithError(submission, error, { headers: noStore, message: withWait })
   }
   return redirectWithToast('/support', {
     type: 'success',
     title: MESSAGE_SENT,
     description: `Thanks, ${submission.value.name}. We will answer at ${submission.value.email}.`,
   })
+}
+
+/** A rate limit's message says how long the wait is, in minutes. */
+function withWait(error: DomainError) {
+  if (!(error instanceof RateLimited)) return error.message
+  const minutes = Math.ceil(error.retryAfter / 60)
+  return `${error.message} You can try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
 export default function Support({ loaderData, actionData }: Route.ComponentProps) {

@@ -32,8 +32,9 @@ import {
   updateProfile,
   verifyEmail,
 } from '~/services/accounts.server'
-import { Invalid, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
+import { Invalid, isDomainError, Unauthorized } from '~/services/errors'
 import { localPath } from '~/utils/redirect.server'
+import { refusalFor } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/auth'
 
@@ -130,11 +131,8 @@ function errorResponse(error: unknown) {
       400,
     )
   }
-  if (isDomainError(error)) {
-    const headers = error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : undefined
-    return json({ code: error.code, message: error.message }, error.status, headers)
-  }
-  throw error
+  const { reason, init } = refusalFor(error)
+  return json({ code: reason.code, message: reason.message }, init.status, init.headers)
 }
 
 async function body<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {

@@ -9,7 +9,7 @@ import type { SessionUser } from '~/auth/session-user'
 import type { ToastInput } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { localPath, safeRedirect } from '~/utils/redirect.server'
-import { replyWithError } from '~/utils/submission.server'
+import { replyWithError } from '~/utils/refusals.server'
 
 /**
  * What /login and /signup share: a signed-in visitor goes straight on; the page gets its return
@@ -45,6 +45,6 @@ export async function submitAuthForm(
     const to = safeRedirect(submission.value.redirect, SIGNED_IN_PATH)
     return await redirectSignedIn(user.id, to, request, context, toast?.(user))
   } catch (error) {
-    return replyWithError(submission, error, ['password'])
+    return replyWithError(submission, error, { hideFields: ['password'] })
   }
 }

@@ -15,7 +15,7 @@ import { AuthCard } from '~/routes/auth/auth-card'
 import { requestPasswordReset } from '~/services/accounts.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
-import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
+import { keepRetryAfter, replyWithError } from '~/utils/refusals.server'
 import type { Route } from './+types/forgot-password'
 
 /** The one answer, whether or not the address has an account: nothing to learn from it. */

@@ -17,7 +17,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 import { safeRedirect } from '~/utils/redirect.server'
-import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
+import { keepRetryAfter, replyWithError } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/request-verification'
 

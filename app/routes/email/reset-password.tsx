@@ -17,7 +17,7 @@ import { INVALID_RESET_LINK, resetPassword } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
-import { replyWithError } from '~/utils/submission.server'
+import { replyWithError } from '~/utils/refusals.server'
 import type { Route } from './+types/reset-password'
 
 const MISSING_RESET_TOKEN = 'The password reset link is missing its token.'
@@ -55,7 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await resetPassword(database(), submission.value.token, submission.value.password)
   } catch (error) {
-    return replyWithError(submission, error, hideFields)
+    return replyWithError(submission, error, { hideFields })
   }
   kickOutbox()
   // Every session just ended, this browser's too: drop its cookie along with it.

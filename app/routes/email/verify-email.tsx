@@ -14,7 +14,7 @@ import { INVALID_VERIFICATION_LINK, verifyEmail } from '~/services/accounts.serv
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
-import { replyWithError } from '~/utils/submission.server'
+import { replyWithError } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/verify-email'
 

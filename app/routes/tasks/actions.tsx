@@ -1,14 +1,12 @@
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { isDomainError } from '~/services/errors'
 import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
+import { handleIntent } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/actions'
 
@@ -45,39 +43,35 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const formData = await readFormData(request)
   const back = safeRedirect(formData.get('redirectTo'), '/task')
-  const submission = parseWithZod(formData, { schema: Intent })
-  if (submission.status !== 'success') {
-    const error = Object.values(submission.error ?? {}).flat()[0] ?? 'Check the form and try again.'
-    return data({ error, back }, { status: 400 })
-  }
   const db = database()
-  const input = submission.value
-  try {
-    switch (input.intent) {
-      case 'update': {
-        const { intent: _intent, taskId, ...changes } = input
-        await updateTask(db, user, taskId, changes)
-        break
+  return handleIntent(
+    formData,
+    Intent,
+    async (input) => {
+      switch (input.intent) {
+        case 'update': {
+          const { intent: _intent, taskId, ...changes } = input
+          await updateTask(db, user, taskId, changes)
+          break
+        }
+        case 'set-status':
+          await setTaskStatus(db, user, input.taskId, input.status)
+          break
+        case 'share':
+          await updateTask(db, user, input.taskId, { sharedWith: input.sharedWith ?? [] })
+          break
+        case 'set-public':
+          await updateTask(db, user, input.taskId, { isPublic: input.isPublic })
+          break
+        case 'delete': {
+          await deleteTask(db, user, input.taskId)
+          return redirectWithToast(withoutTask(back), { type: 'success', title: TOASTS.delete })
+        }
       }
-      case 'set-status':
-        await setTaskStatus(db, user, input.taskId, input.status)
-        break
-      case 'share':
-        await updateTask(db, user, input.taskId, { sharedWith: input.sharedWith ?? [] })
-        break
-      case 'set-public':
-        await updateTask(db, user, input.taskId, { isPublic: input.isPublic })
-        break
-      case 'delete': {
-        await deleteTask(db, user, input.taskId)
-        return redirectWithToast(withoutTask(back), { type: 'success', title: TOASTS.delete })
-      }
-    }
-  } catch (error) {
-    if (!isDomainError(error)) throw error
-    return data({ error: error.message, back }, { status: error.status })
-  }
-  return redirectWithToast(withoutEditing(back), { type: 'success', title: TOASTS[input.intent] })
+      return redirectWithToast(withoutEditing(back), { type: 'success', title: TOASTS[input.intent] })
+    },
+    (error) => ({ error, back }),
+  )
 }
 
 /** Where to go after a delete: the same page, without the task that no longer exists. */

@@ -1,5 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
@@ -10,10 +9,10 @@ import {
   ReactionSchema,
 } from '~/services/comment-schemas'
 import { addComment, deleteComment, toggleReaction, updateComment } from '~/services/comments.server'
-import { isDomainError, RateLimited } from '~/services/errors'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
+import { handleIntent } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/comments'
 
@@ -60,41 +59,33 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const intent = Intent.options.some((option) => option.shape.intent.value === formData.get('intent'))
     ? (formData.get('intent') as IntentName)
     : 'add'
-  const submission = parseWithZod(formData, { schema: Intent })
-  if (submission.status !== 'success') {
-    const detail = Object.values(submission.error ?? {}).flat()[0] ?? 'Check the form and try again.'
-    return data<CommentActionData>({ error: FAILURE_TOASTS[intent], detail, back }, { status: 400 })
-  }
-
   const db = database()
-  const input = submission.value
   const done = withoutCommentView(back)
   const replace = { headers: { 'X-Remix-Replace': 'true' } }
-  try {
-    switch (input.intent) {
-      case 'add': {
-        const { intent: _intent, ...comment } = input
-        const { notified } = await addComment(db, user, comment)
-        return redirectWithToast(done, { type: 'success', title: addedToast(notified) }, replace)
+  return handleIntent(
+    formData,
+    Intent,
+    async (input) => {
+      switch (input.intent) {
+        case 'add': {
+          const { intent: _intent, ...comment } = input
+          const { notified } = await addComment(db, user, comment)
+          return redirectWithToast(done, { type: 'success', title: addedToast(notified) }, replace)
+        }
+        case 'edit':
+          await updateComment(db, user, input.commentId, input.content)
+          return redirectWithToast(done, { type: 'success', title: UPDATED_TOAST }, replace)
+        case 'delete':
+          await deleteComment(db, user, input.commentId)
+          return redirectWithToast(done, { type: 'success', title: DELETED_TOAST }, replace)
+        case 'react':
+          await toggleReaction(db, user, input.commentId, input.reactionType)
+          return redirect(done, replace)
       }
-      case 'edit':
-        await updateComment(db, user, input.commentId, input.content)
-        return redirectWithToast(done, { type: 'success', title: UPDATED_TOAST }, replace)
-      case 'delete':
-        await deleteComment(db, user, input.commentId)
-        return redirectWithToast(done, { type: 'success', title: DELETED_TOAST }, replace)
-      case 'react':
-        await toggleReaction(db, user, input.commentId, input.reactionType)
-        return redirect(done, replace)
-    }
-  } catch (error) {
-    if (!isDomainError(error)) throw error
-    const headers = error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : undefined
-    return data<CommentActionData>(
-      { error: FAILURE_TOASTS[input.intent], detail: error.message, back },
-      { status: error.status, headers },
-    )
-  }
+    },
+    // `intent` as read above: the change's own once the form parsed, else 'add' when none is named.
+    (detail): CommentActionData => ({ error: FAILURE_TOASTS[intent], detail, back }),
+  )
 }
 
 /** After a change, the modal shows the discussion again rather than the reply or edit form. */

@@ -22,7 +22,7 @@ import { createTask, listParentCandidates, listTaskGroups, type TaskView } from 
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
-import { replyWithError } from '~/utils/submission.server'
+import { replyWithError } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
 

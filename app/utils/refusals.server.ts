@@ -1,0 +1,111 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import { type DomainError, isDomainError, RateLimited } from '~/services/errors'
+import type { z } from '~/utils/zod'
+
+/**
+ * How route modules answer what the domain refused: the one translation of the services' typed
+ * errors into HTTP (each error knows its status; a rate limit adds when to retry), and the shapes
+ * built on it: the reply of a conform form, the `headers` export that lets Retry-After through,
+ * and the action of a route whose forms name their change in an `intent` field. The RPC door
+ * has its own translation, into oRPC's codes (app/rpc/base.server.ts).
+ */
+
+/** Why a change was refused (its message is written for the person who reads it), said in HTTP. */
+export type Refusal = {
+  reason: DomainError
+  init: { status: number; headers: Record<string, string> }
+}
+
+/**
+ * A domain error as HTTP: the status its class carries, and Retry-After when rate-limited.
+ * Anything else is a bug and rethrows, to the ErrorBoundary's 500.
+ */
+export function refusalFor(error: unknown): Refusal {
+  if (!isDomainError(error)) throw error
+  const headers: Record<string, string> =
+    error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {}
+  return { reason: error, init: { status: error.status, headers } }
+}
+
+type Replyable = { reply: (options?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult }
+
+type ReplyOptions<Extra> = {
+  /** Fields whose values never go back to the page (passwords). */
+  hideFields?: string[]
+  /** More of the body beside `result`: on a page of several forms, which one answers. */
+  body?: Extra
+  /** Headers of the answer beside the refusal's own. */
+  headers?: Record<string, string>
+  /** The words above the form, when the page says more than the error's own message. */
+  message?: (error: DomainError) => string
+}
+
+/**
+ * Turns a service's domain error into the form's answer: its message above the form, with the
+ * error's status and headers. Anything else is a bug and rethrows.
+ */
+export function replyWithError<Extra extends object = object>(
+  submission: Replyable,
+  error: unknown,
+  { hideFields = [], body, headers, message }: ReplyOptions<Extra> = {},
+) {
+  const { reason, init } = refusalFor(error)
+  const formError = message ? message(reason) : reason.message
+  return data(
+    { ...(body as Extra), result: submission.reply({ formErrors: [formError], hideFields }) },
+    { status: init.status, headers: { ...headers, ...init.headers } },
+  )
+}
+
+/**
+ * The `headers` export of a route whose form answers with replyWithError. React Router passes
+ * only an action's cookies on to the page unless the route names its headers, so without this a
+ * 429's Retry-After never reached the browser.
+ */
+export function keepRetryAfter({
+  actionHeaders,
+  loaderHeaders,
+  parentHeaders,
+}: {
+  actionHeaders: Headers
+  loaderHeaders?: Headers
+  parentHeaders: Headers
+}) {
+  const headers = new Headers(parentHeaders)
+  // The page's own caching rule (e.g. private for pages holding a CSRF token) still applies.
+  const cacheControl = loaderHeaders?.get('Cache-Control')
+  if (cacheControl) headers.set('Cache-Control', cacheControl)
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}
+
+/**
+ * The action of a route whose forms name their change in an `intent` field and show a refusal
+ * as one message (a fetcher's toast, or a page of its own without JavaScript): parse the form
+ * with the union of the intents' schemas, run the change, and refuse what cannot be done — a
+ * form that does not parse with 400 and its first problem, a domain error with its status (and
+ * Retry-After). `refusal` shapes the body of both from that message. (A page whose forms show
+ * errors next to their fields, like /settings, parses each form with its own schema and answers
+ * with replyWithError.)
+ */
+export async function handleIntent<Schema extends z.ZodType<{ intent: string }>, Body>(
+  formData: FormData,
+  schema: Schema,
+  change: (input: z.output<Schema>) => Promise<Response>,
+  refusal: (message: string) => Body,
+) {
+  const submission = parseWithZod(formData, { schema })
+  if (submission.status !== 'success') {
+    const problem = Object.values(submission.error ?? {}).flat()[0] ?? 'Check the form and try again.'
+    return data(refusal(problem), { status: 400 })
+  }
+  try {
+    return await change(submission.value)
+  } catch (error) {
+    const { reason, init } = refusalFor(error)
+    return data(refusal(reason.message), init)
+  }
+}
