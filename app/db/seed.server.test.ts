@@ -1,6 +1,5 @@
 import { count, isNotNull } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { verifyPassword } from '~/auth/password.server'
 import { database } from '~/db/client.server'
 import {
   commentReactions,
@@ -13,6 +12,7 @@ import {
   users,
 } from '~/db/schema'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
+import { verifyPassword } from '~/utils/crypto.server'
 
 describe('seedDemoWorkspace', () => {
   let firstRun: boolean

@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm'
-import { hashPassword } from '~/auth/password.server'
+import { hashPassword } from '~/utils/crypto.server'
 import type { Database } from './client.server'
 import {
   commentReactions,

@@ -1,5 +1,4 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
-import type { SessionUser } from '~/auth/session-user'
 import type { Database, Executor } from '~/db/client.server'
 import {
   commentReactions,
@@ -17,6 +16,7 @@ import { scheduleMentionEmails } from './mention-emails.server'
 import { mentionableFor, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
+import type { SessionUser } from './session-user'
 import { getTask, type Viewer } from './tasks.server'
 
 /**
