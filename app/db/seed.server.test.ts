@@ -1,17 +1,9 @@
 import { count, isNotNull } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import {
-  commentReactions,
-  comments,
-  notifications,
-  PRIORITIES,
-  STATUSES,
-  taskShares,
-  tasks,
-  users,
-} from '~/db/schema'
+import { commentReactions, comments, notifications, taskShares, tasks, users } from '~/db/schema'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { verifyPassword } from '~/utils/crypto.server'
 
 describe('seedDemoWorkspace', () => {

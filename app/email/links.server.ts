@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { type VERIFICATION_PURPOSES, verifications } from '~/db/schema'
+import { verifications } from '~/db/schema'
+import type { VERIFICATION_PURPOSES } from '~/domain/constants'
 import { hashToken } from '~/utils/crypto.server'
 
 /**

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { STATUSES } from '~/db/schema'
+import { STATUSES } from '~/domain/constants'
 import { countOwnTasksByStatus } from '~/services/dashboard.server'
 import type { Route } from './+types/dashboard'
 

@@ -1,13 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
-import {
-  commentReactions,
-  commentRevisions,
-  comments,
-  notifications,
-  type ReactionType,
-  users,
-} from '~/db/schema'
+import { commentReactions, commentRevisions, comments, notifications, users } from '~/db/schema'
+import type { ReactionType } from '~/domain/constants'
 import { appendEvent } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'

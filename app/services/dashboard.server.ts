@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { STATUSES, tasks } from '~/db/schema'
+import { tasks } from '~/db/schema'
+import { STATUSES } from '~/domain/constants'
 import type { SessionUser } from './session-user'
 
 /** Where the user's own tasks stand: how many in each status (every status present), and in all. */
