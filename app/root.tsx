@@ -12,7 +12,6 @@ import {
 } from 'react-router'
 import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
-import type { SessionUser } from '~/auth/session-user'
 import { CommentsSection } from '~/components/comments/comments-section'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
@@ -23,10 +22,12 @@ import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
 import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
+import { outboxMiddleware } from '~/email/middleware.server'
 import { clientConfig } from '~/env.server'
 import { openDiscussion } from '~/services/comments.server'
 import { NotFound } from '~/services/errors'
 import { countUnreadMentions } from '~/services/notifications.server'
+import type { SessionUser } from '~/services/session-user'
 import { getTaskDetails } from '~/services/tasks.server'
 import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
@@ -58,7 +59,7 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-export const middleware: Route.MiddlewareFunction[] = [authMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [authMiddleware, outboxMiddleware]
 
 /** The task modal's data when the URL names a task (`?task=<id>`), on any page. */
 async function loadTaskModal(user: SessionUser | null, taskId: string | null): Promise<TaskModalData | null> {

@@ -1,6 +1,5 @@
-import { readCookie } from '~/auth/cookies.server'
-import { env } from '~/env.server'
 import { isTheme, THEME_COOKIE, type Theme } from '~/theme'
+import { readCookie, serializeCookie } from '~/utils/cookies.server'
 
 /**
  * The theme to render: the user's stored choice, else the system preference Chromium sends as a
@@ -18,6 +17,5 @@ export function themeFromRequest(request: Request): { theme: Theme | null; isSto
  * it holds nothing secret).
  */
 export function themeCookieHeader(theme: Theme) {
-  const secure = env().isProduction && env().BASE_URL.startsWith('https:') ? '; Secure' : ''
-  return `${THEME_COOKIE}=${theme}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`
+  return serializeCookie(THEME_COOKIE, theme, { maxAgeSeconds: 31536000, httpOnly: false })
 }

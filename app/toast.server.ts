@@ -1,5 +1,6 @@
 import { createCookieSessionStorage, redirect } from 'react-router'
 import { env } from '~/env.server'
+import { cookieAttributes } from '~/utils/cookies.server'
 import { z } from '~/utils/zod'
 
 /** A toast carried across a redirect in a signed, one-read cookie (flash). */
@@ -20,10 +21,8 @@ function createToastStorage() {
   return createCookieSessionStorage<Record<string, never>, { toast: Toast }>({
     cookie: {
       name: 'tw_toast',
-      path: '/',
-      sameSite: 'lax',
+      ...cookieAttributes(),
       httpOnly: true,
-      secure: env().isProduction && env().BASE_URL.startsWith('https:'),
       secrets: [env().SESSION_SECRET],
     },
   })

@@ -10,12 +10,12 @@ import { clientAddressContext } from '~/auth/client-ip.server'
 import { nonceContext } from '~/context'
 import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
-import { startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
+import { kickOutbox, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
-import { jobHandlers } from '~/jobs/handlers.server'
 import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
+import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { bodyLimit } from './body-limits'
 import { createListener, hardenServer } from './listener'
@@ -190,7 +190,8 @@ export async function startServer() {
   startOutboxWorker()
   onShutdown(stopOutboxWorker)
   // Likewise for deferred work (mention e-mails): any instance may run a due job, exactly once.
-  startJobRunner({ handlers: jobHandlers })
+  // A finished job may have queued e-mail: the outbox is woken to send it now.
+  startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.

@@ -1,23 +1,19 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { FormStrategy } from 'remix-auth-form'
-import type { SessionUser } from '~/auth/session-user'
 import { database } from '~/db/client.server'
+import type { SignInSchema, SignUpSchema } from '~/services/account-schemas'
 import { signInWithPassword, signUp } from '~/services/accounts.server'
-import { Invalid } from '~/services/errors'
+import type { SessionUser } from '~/services/session-user'
 import { readFormData } from '~/utils/form-data.server'
 import type { z } from '~/utils/zod'
-import { SignInSchema, SignUpSchema } from './schemas'
 
 /**
- * E-mail and password through remix-auth-form. The strategies only read the form and call the
- * account service, which holds every rule. They are built per request because the client's
- * address (for rate limits) comes from the router context, which a strategy cannot see.
+ * E-mail and password through remix-auth-form. The route owns the form: it reads the body once
+ * (`readFormData`, the same parse the CSRF check used) and validates it with the form's schema,
+ * because only it can answer field errors through conform. The strategy receives that validated
+ * value and never parses the form again; its verify callback only calls the account service,
+ * which holds every rule. Strategies are built per request because the client's address (for
+ * rate limits) comes from the router context, which a strategy cannot see.
  */
-function parseForm<Schema extends z.ZodType>(form: FormData, schema: Schema): z.output<Schema> {
-  const submission = parseWithZod(form, { schema })
-  if (submission.status !== 'success') throw new Invalid('Check the highlighted fields.')
-  return submission.value as z.output<Schema>
-}
 
 /**
  * remix-auth-form's strategy, reading the form through `readFormData`: its own `authenticate`
@@ -29,14 +25,12 @@ class ParsedFormStrategy<User> extends FormStrategy<User> {
   }
 }
 
-export function authenticateWithPassword(request: Request, ip: string) {
-  return new ParsedFormStrategy<SessionUser>(({ form }) =>
-    signInWithPassword(database(), parseForm(form, SignInSchema), { ip }),
+export function authenticateWithPassword(request: Request, input: z.output<typeof SignInSchema>, ip: string) {
+  return new ParsedFormStrategy<SessionUser>(() =>
+    signInWithPassword(database(), input, { ip }),
   ).authenticate(request)
 }
 
-export function authenticateNewAccount(request: Request, ip: string) {
-  return new ParsedFormStrategy<SessionUser>(({ form }) =>
-    signUp(database(), parseForm(form, SignUpSchema), { ip }),
-  ).authenticate(request)
+export function authenticateNewAccount(request: Request, input: z.output<typeof SignUpSchema>, ip: string) {
+  return new ParsedFormStrategy<SessionUser>(() => signUp(database(), input, { ip })).authenticate(request)
 }

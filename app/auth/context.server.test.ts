@@ -1,6 +1,7 @@
 import { RouterContextProvider } from 'react-router'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
+import * as sessions from '~/services/sessions.server'
 import { cookieAttributes, signedInBrowser } from '../../tests/helpers/auth'
 import { createUser } from '../../tests/helpers/factories'
 import { buildRequest } from '../../tests/helpers/route'
@@ -13,15 +14,14 @@ import {
   requireUser,
 } from './context.server'
 import { isValidCsrfToken } from './csrf.server'
-import * as sessions from './session.server'
 
 /**
  * Who is asking: resolved once per request from the session cookie, signed out on any failure,
  * and the anonymous id that CSRF tokens bind to before sign-in.
  */
 
-vi.mock('./session.server', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./session.server')>()
+vi.mock('~/services/sessions.server', async (importOriginal) => {
+  const original = await importOriginal<typeof import('~/services/sessions.server')>()
   return { ...original, findSession: vi.fn(original.findSession) }
 })
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { createContext, type RouterContextProvider, redirect } from 'react-router'
 import { database } from '~/db/client.server'
-import { readCookie, serializeCookie } from './cookies.server'
+import type { SessionUser } from '~/services/session-user'
+import { type ActiveSession, findSession } from '~/services/sessions.server'
+import { readCookie, serializeCookie } from '~/utils/cookies.server'
 import { issueCsrfToken } from './csrf.server'
-import { type ActiveSession, findSession, SESSION_COOKIE, SESSION_MAX_AGE_MS } from './session.server'
-import type { SessionUser } from './session-user'
+import { SESSION_COOKIE, sessionCookie } from './session-cookie.server'
 
 export const ANONYMOUS_COOKIE = 'tw_anon'
 
@@ -41,7 +42,7 @@ async function resolveAuth(request: Request): Promise<Auth> {
     try {
       session = await findSession(database(), token)
       if (session?.isRenewed) {
-        setCookies.push(serializeCookie(SESSION_COOKIE, token, { maxAgeSeconds: SESSION_MAX_AGE_MS / 1000 }))
+        setCookies.push(sessionCookie(token))
       }
     } catch (error) {
       console.error('Auth error', error)

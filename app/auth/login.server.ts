@@ -1,9 +1,9 @@
 import { type RouterContextProvider, redirect } from 'react-router'
 import { database } from '~/db/client.server'
+import { createSession } from '~/services/sessions.server'
 import { redirectWithToast, type ToastInput } from '~/toast.server'
 import { clientIp } from './client-ip.server'
-import { expireCookie, serializeCookie } from './cookies.server'
-import { createSession, SESSION_COOKIE, SESSION_MAX_AGE_MS } from './session.server'
+import { sessionCookie } from './session-cookie.server'
 
 /**
  * Starts a session for a user who just proved who they are (password, OAuth, reset link) and
@@ -18,10 +18,7 @@ export async function startSession(
     userAgent: request.headers.get('User-Agent'),
     ip: clientIp(request, context),
   })
-  return {
-    session,
-    cookie: serializeCookie(SESSION_COOKIE, session.token, { maxAgeSeconds: SESSION_MAX_AGE_MS / 1000 }),
-  }
+  return { session, cookie: sessionCookie(session.token) }
 }
 
 /** Signs in and goes on to `to` (already checked to be a local path), with an optional toast. */
@@ -35,8 +32,4 @@ export async function redirectSignedIn(
   const { cookie } = await startSession(userId, request, context)
   const headers = new Headers({ 'Set-Cookie': cookie })
   return toast ? redirectWithToast(to, toast, { headers }) : redirect(to, { headers })
-}
-
-export function clearSessionCookie() {
-  return expireCookie(SESSION_COOKIE)
 }

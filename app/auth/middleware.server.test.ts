@@ -1,14 +1,15 @@
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test, vi } from 'vitest'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
 import { middleware } from '~/root'
+import { createSession } from '~/services/sessions.server'
 import { anonymousBrowser, cookieAttributes, signedInBrowser } from '../../tests/helpers/auth'
 import { createUser } from '../../tests/helpers/factories'
 import { buildRequest, type RequestOptions, TEST_ORIGIN } from '../../tests/helpers/route'
 import { ANONYMOUS_COOKIE } from './context.server'
 import { CSRF_FIELD, CSRF_HEADER, issueCsrfToken } from './csrf.server'
 import { authMiddleware } from './middleware.server'
-import { createSession, SESSION_COOKIE } from './session.server'
 
 /**
  * The root middleware, called as React Router calls it: a real Request, a fresh context, and a

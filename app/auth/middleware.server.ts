@@ -1,5 +1,4 @@
 import { data, type MiddlewareFunction } from 'react-router'
-import { kickOutbox } from '~/email/worker.server'
 import { getAuth } from './context.server'
 import { csrfTokenFromRequest, INVALID_CSRF_MESSAGE, isAllowedOrigin, isValidCsrfToken } from './csrf.server'
 
@@ -41,8 +40,5 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
     response = new Response(response.body, response)
     for (const cookie of auth.setCookies) response.headers.append('Set-Cookie', cookie)
   }
-  // A mutation may have queued e-mail (sign-up, reset, a mention); its transaction has committed
-  // by now, so wake the outbox instead of waiting for its next poll.
-  if (!SAFE_METHODS.has(request.method)) kickOutbox()
   return response
 }

@@ -11,10 +11,11 @@ import { Authenticator } from 'remix-auth'
 import { GitHubStrategy } from 'remix-auth-github'
 import { CodeChallengeMethod, OAuth2Strategy } from 'remix-auth-oauth2'
 import { type Env, env } from '~/env.server'
+import { ImageUrlSchema } from '~/services/account-schemas'
 import type { OAuthProfile } from '~/services/accounts.server'
+import { expireCookie, isSecureSite, readCookie, serializeCookie } from '~/utils/cookies.server'
 import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
-import { expireCookie, isSecureSite, readCookie, serializeCookie } from './cookies.server'
 import {
   OAUTH_CALLBACK_PATH,
   OAUTH_PROVIDERS,
@@ -22,7 +23,6 @@ import {
   oauthStartPath,
   PROVIDER_NAMES,
 } from './oauth-providers'
-import { ImageUrlSchema } from './schemas'
 
 /**
  * Sign-in with GitHub and Google: remix-auth strategies whose every endpoint comes from

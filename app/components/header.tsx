@@ -1,12 +1,12 @@
 import { type KeyboardEvent, type ToggleEvent, useRef } from 'react'
 import { Form, Link, useLocation, useNavigation } from 'react-router'
-import type { SessionUser } from '~/auth/session-user'
 import { Avatar, initials } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { buttonClasses } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
 import { INBOX_PATH } from '~/inbox'
+import type { SessionUser } from '~/services/session-user'
 import type { Theme } from '~/theme'
 import { cn } from '~/utils/cn'
 

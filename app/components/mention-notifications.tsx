@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
-import type { SessionUser } from '~/auth/session-user'
 import { useCsrfToken } from '~/components/csrf-input'
+import type { SessionUser } from '~/services/session-user'
 import { usePolling } from '~/utils/polling'
 import { fetchRpc, postRpc } from '~/utils/rpc-client'
 

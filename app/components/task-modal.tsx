@@ -14,6 +14,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Input, Label } from '~/components/ui/input'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
 import type { TaskView } from '~/services/tasks.server'
 import { cn } from '~/utils/cn'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
@@ -28,9 +29,6 @@ export type TaskModalData =
       isSignedIn: boolean
       discussion: Discussion
     }
-
-const STATUSES = ['Not Started', 'In Progress', 'Completed'] as const
-const PRIORITIES = ['high', 'medium', 'low'] as const
 
 /** The current URL without the modal's parameters: where closing goes. */
 function useCloseHref() {

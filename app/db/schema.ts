@@ -9,6 +9,16 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core'
+import {
+  CHAT_ROLES,
+  CHAT_VISIBILITIES,
+  PLAN_KINDS,
+  PLANS,
+  PRIORITIES,
+  REACTION_TYPES,
+  STATUSES,
+  VERIFICATION_PURPOSES,
+} from '~/domain/constants'
 
 /**
  * The whole data model (summed up in docs/architecture.md). Ids are random strings, safe to mint on
@@ -28,15 +38,6 @@ const updatedAt = () =>
     .notNull()
     .$defaultFn(() => new Date())
     .$onUpdateFn(() => new Date())
-
-export const PLANS = ['free', 'tier1', 'tier2', 'tier3'] as const
-export const PLAN_KINDS = ['yearly', 'lifetime'] as const
-export const PRIORITIES = ['high', 'medium', 'low'] as const
-export const STATUSES = ['Not Started', 'In Progress', 'Completed'] as const
-export const REACTION_TYPES = ['thumbsup', 'heart', 'check', 'fire'] as const
-export const VERIFICATION_PURPOSES = ['verify-email', 'reset-password'] as const
-export const CHAT_VISIBILITIES = ['private', 'public'] as const
-export const CHAT_ROLES = ['user', 'assistant', 'system'] as const
 
 // ── Accounts ────────────────────────────────────────────────────────────────
 
@@ -379,6 +380,3 @@ export const rateLimits = sqliteTable('rate_limits', {
 export type User = typeof users.$inferSelect
 export type Task = typeof tasks.$inferSelect
 export type Comment = typeof comments.$inferSelect
-export type Priority = (typeof PRIORITIES)[number]
-export type Status = (typeof STATUSES)[number]
-export type ReactionType = (typeof REACTION_TYPES)[number]

@@ -1,18 +1,10 @@
 import { count, isNotNull } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { verifyPassword } from '~/auth/password.server'
 import { database } from '~/db/client.server'
-import {
-  commentReactions,
-  comments,
-  notifications,
-  PRIORITIES,
-  STATUSES,
-  taskShares,
-  tasks,
-  users,
-} from '~/db/schema'
+import { commentReactions, comments, notifications, taskShares, tasks, users } from '~/db/schema'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { verifyPassword } from '~/utils/crypto.server'
 
 describe('seedDemoWorkspace', () => {
   let firstRun: boolean

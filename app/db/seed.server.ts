@@ -1,17 +1,8 @@
 import { count } from 'drizzle-orm'
-import { hashPassword } from '~/auth/password.server'
+import type { Priority, ReactionType, Status } from '~/domain/constants'
+import { hashPassword } from '~/utils/crypto.server'
 import type { Database } from './client.server'
-import {
-  commentReactions,
-  comments,
-  notifications,
-  type Priority,
-  type ReactionType,
-  type Status,
-  taskShares,
-  tasks,
-  users,
-} from './schema'
+import { commentReactions, comments, notifications, taskShares, tasks, users } from './schema'
 
 export const DEMO_PASSWORD = 'threadwork-demo'
 

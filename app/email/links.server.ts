@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import { hashToken } from '~/auth/session.server'
 import type { Database } from '~/db/client.server'
-import { type VERIFICATION_PURPOSES, verifications } from '~/db/schema'
+import { verifications } from '~/db/schema'
+import type { VERIFICATION_PURPOSES } from '~/domain/constants'
+import { hashToken } from '~/utils/crypto.server'
 
 /**
  * Whether an e-mailed link would still work, without using it up. Opening a link only looks;

@@ -171,4 +171,22 @@ describe('failures', () => {
       lastError: 'No handler for jobs of type "unknown"',
     })
   })
+
+  test('onJobDone hears of each job that finished, never of one that failed', async () => {
+    const { handler } = recorder()
+    const failing: JobHandler = async () => {
+      throw new Error('SMTP is down')
+    }
+    await scheduleJob(db, { id: 'n1', type: 'record', payload: {}, runAt: new Date(T0) })
+    await scheduleJob(db, { id: 'n2', type: 'fail', payload: {}, runAt: new Date(T0) })
+    const done: string[] = []
+    const runner = createJobRunner({
+      handlers: { record: handler, fail: failing },
+      now: () => T0,
+      logError: silent,
+      onJobDone: (job) => done.push(job.id),
+    })
+    await runner.runDue()
+    expect(done).toEqual(['n1'])
+  })
 })

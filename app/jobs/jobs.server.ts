@@ -65,6 +65,11 @@ export type JobRunnerOptions = {
   /** The clock, in ms; tests move it to make jobs due. */
   now?: () => number
   logError?: (message: string, error?: unknown) => void
+  /**
+   * Called after each job that finished. The server wakes the e-mail outbox here, as the e-mail
+   * middleware does after a request: what a job queued goes out now, not at the outbox's next poll.
+   */
+  onJobDone?: (job: Job) => void
 }
 
 export type JobRunner = {
@@ -131,6 +136,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return false
     }
     await db.delete(jobs).where(isStillOurs(job))
+    options.onJobDone?.(job)
     return true
   }
 

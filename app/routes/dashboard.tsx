@@ -1,9 +1,9 @@
-import { count, eq } from 'drizzle-orm'
 import { Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { STATUSES, tasks } from '~/db/schema'
+import { STATUSES } from '~/domain/constants'
+import { countOwnTasksByStatus } from '~/services/dashboard.server'
 import type { Route } from './+types/dashboard'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Threadwork' }]
@@ -11,17 +11,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Threadwork'
 /** A first, honest dashboard: who you are and where your own tasks stand. */
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, url)
-  const rows = await database()
-    .select({ status: tasks.status, total: count() })
-    .from(tasks)
-    .where(eq(tasks.userId, user.id))
-    .groupBy(tasks.status)
-  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<
-    (typeof STATUSES)[number],
-    number
-  >
-  for (const row of rows) byStatus[row.status] = row.total
-  return { user, byStatus, total: rows.reduce((sum, row) => sum + row.total, 0) }
+  return { user, ...(await countOwnTasksByStatus(database(), user)) }
 }
 
 export default function Dashboard({ loaderData: { user, byStatus, total } }: Route.ComponentProps) {

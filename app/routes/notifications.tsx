@@ -7,6 +7,7 @@ import { Alert } from '~/components/ui/alert'
 import { Button, type ButtonSize, buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { INBOX_PATH } from '~/inbox'
+import { handleIntent } from '~/routes/refusals.server'
 import { NotificationIdSchema } from '~/services/comment-schemas'
 import {
   type InboxMention,
@@ -18,7 +19,6 @@ import {
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
-import { handleIntent } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/notifications'
 

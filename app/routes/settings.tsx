@@ -2,20 +2,20 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useFetcher } from 'react-router'
 import { requireUser } from '~/auth/context.server'
-import { clearSessionCookie } from '~/auth/login.server'
-import {
-  ChangePasswordSchema,
-  DELETE_ACCOUNT_PHRASE,
-  DeleteAccountSchema,
-  UpdateProfileSchema,
-} from '~/auth/schemas'
-import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/auth/session.server'
+import { clearSessionCookie } from '~/auth/session-cookie.server'
 import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
+import { replyWithError } from '~/routes/refusals.server'
+import {
+  ChangePasswordSchema,
+  DELETE_ACCOUNT_PHRASE,
+  DeleteAccountSchema,
+  UpdateProfileSchema,
+} from '~/services/account-schemas'
 import {
   changePassword,
   deleteAccount,
@@ -24,10 +24,10 @@ import {
   updateProfile,
 } from '~/services/accounts.server'
 import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/mention-emails.server'
+import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
-import { replyWithError } from '~/utils/refusals.server'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/settings'

@@ -1,10 +1,10 @@
 import { ORPCError } from '@orpc/server'
 import { describe, expect, test } from 'vitest'
-import type { SessionUser } from '~/auth/session-user'
 import { database } from '~/db/client.server'
 import { authed, base, mutation, toORPCError } from '~/rpc/base.server'
 import { createRpcHandler } from '~/rpc/handler.server'
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized } from '~/services/errors'
+import type { SessionUser } from '~/services/session-user'
 import { z } from '~/utils/zod'
 import { readRpcJson, rpcRequest } from '../../tests/helpers/rpc'
 

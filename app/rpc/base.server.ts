@@ -1,8 +1,8 @@
 import { ORPCError, os, ValidationError } from '@orpc/server'
 import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
-import type { SessionUser } from '~/auth/session-user'
 import type { Database } from '~/db/client.server'
 import { Forbidden, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
+import type { SessionUser } from '~/services/session-user'
 
 export type RpcContext = {
   db: Database

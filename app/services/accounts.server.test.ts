@@ -1,8 +1,5 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { verifyPassword } from '~/auth/password.server'
-import { SignUpSchema } from '~/auth/schemas'
-import { createSession, findSession } from '~/auth/session.server'
 import { database } from '~/db/client.server'
 import {
   accounts,
@@ -16,6 +13,9 @@ import {
   users,
   verifications,
 } from '~/db/schema'
+import { SignUpSchema } from '~/services/account-schemas'
+import { createSession, findSession } from '~/services/sessions.server'
+import { verifyPassword } from '~/utils/crypto.server'
 import {
   addReaction,
   createComment,

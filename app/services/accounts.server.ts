@@ -1,22 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import { hashPassword, verifyPassword } from '~/auth/password.server'
-import { DELETE_ACCOUNT_PHRASE } from '~/auth/schemas'
-import {
-  hashToken,
-  revokeAllSessions,
-  revokeOtherSessions,
-  revokeSession,
-  toSessionUser,
-} from '~/auth/session.server'
-import type { SessionUser } from '~/auth/session-user'
 import type { Database, Executor } from '~/db/client.server'
 import { accounts, users, verifications } from '~/db/schema'
 import { queueEmail } from '~/email/outbox.server'
 import { passwordChangedMessage, resetPasswordMessage, verifyEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
+import { hashPassword, hashToken, newToken, verifyPassword } from '~/utils/crypto.server'
+import { DELETE_ACCOUNT_PHRASE } from './account-schemas'
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from './errors'
 import { consumeRateLimit, type RateLimitRule, resetRateLimit } from './rate-limit.server'
+import type { SessionUser } from './session-user'
+import { revokeAllSessions, revokeOtherSessions, revokeSession, toSessionUser } from './sessions.server'
 
 /**
  * Everything about getting in and staying in: sign-up, password sign-in, OAuth linking, e-mail
@@ -191,7 +185,7 @@ async function createToken(
   email: string,
   purpose: 'verify-email' | 'reset-password',
 ) {
-  const token = randomBytes(32).toString('base64url')
+  const token = newToken()
   await db.insert(verifications).values({
     userId,
     email,
@@ -301,6 +295,16 @@ export async function getAccount(db: Database, userId: string) {
     hasPassword: user.passwordHash !== null,
     providers: linked.map((a) => a.provider),
   }
+}
+
+/** When the account was created and last changed (the /api/auth door reports both). */
+export async function getAccountDates(db: Database, userId: string) {
+  const [row] = await db
+    .select({ createdAt: users.createdAt, updatedAt: users.updatedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1)
+  return row
 }
 
 export async function updateProfile(

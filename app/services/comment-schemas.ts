@@ -1,4 +1,4 @@
-import { REACTION_TYPES } from '~/db/schema'
+import { REACTION_TYPES } from '~/domain/constants'
 import { z } from '~/utils/zod'
 
 /**

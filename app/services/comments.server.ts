@@ -1,14 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
-import type { SessionUser } from '~/auth/session-user'
 import type { Database, Executor } from '~/db/client.server'
-import {
-  commentReactions,
-  commentRevisions,
-  comments,
-  notifications,
-  type ReactionType,
-  users,
-} from '~/db/schema'
+import { commentReactions, commentRevisions, comments, notifications, users } from '~/db/schema'
+import type { ReactionType } from '~/domain/constants'
 import { appendEvent } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
@@ -17,6 +10,7 @@ import { scheduleMentionEmails } from './mention-emails.server'
 import { mentionableFor, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
+import type { SessionUser } from './session-user'
 import { getTask, type Viewer } from './tasks.server'
 
 /**

@@ -1,4 +1,4 @@
-import { PRIORITIES, STATUSES } from '~/db/schema'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { z } from '~/utils/zod'
 
 /**

@@ -1,11 +1,12 @@
 import { asc, count, eq, gt, max } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createSession, findSession } from '~/auth/session.server'
 import { type Database, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import * as schema from '~/db/schema'
-import { emailOutbox, events, PRIORITIES, STATUSES, taskShares, tasks } from '~/db/schema'
+import { emailOutbox, events, taskShares, tasks } from '~/db/schema'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { createSession, findSession } from '~/services/sessions.server'
 import { openScratchDatabase } from '../../tests/helpers/db'
 import {
   createUser,

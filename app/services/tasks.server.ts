@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import type { SessionUser } from '~/auth/session-user'
 import type { Database, Executor } from '~/db/client.server'
-import { type Priority, type Status, type Task, taskShares, tasks, users } from '~/db/schema'
+import { type Task, taskShares, tasks, users } from '~/db/schema'
+import type { Priority, Status } from '~/domain/constants'
 import { appendEvent } from '~/events/log.server'
 import { Forbidden, Invalid, NotFound } from './errors'
+import type { SessionUser } from './session-user'
 import type { TaskFields, TaskUpdate } from './task-schemas'
 
 /**

@@ -6,10 +6,12 @@
  * and prints `{ taskId, cookie, comments }` as one JSON line.
  */
 import { eq, sql } from 'drizzle-orm'
-import { createSession, SESSION_COOKIE } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { openDatabase } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
-import { commentRevisions, comments, REACTION_TYPES } from '~/db/schema'
+import { commentRevisions, comments } from '~/db/schema'
+import { REACTION_TYPES } from '~/domain/constants'
+import { createSession } from '~/services/sessions.server'
 import { addReaction, createComment, createTask, createUser, shareTask } from '../helpers/factories'
 
 const DISCUSSION_SIZE = 50

@@ -1,6 +1,6 @@
 import { fc } from '@fast-check/vitest'
 import { CSRF_FIELD } from '~/auth/csrf.server'
-import { PRIORITIES, REACTION_TYPES, STATUSES } from '~/db/schema'
+import { PRIORITIES, REACTION_TYPES, STATUSES } from '~/domain/constants'
 import { THEMES } from '~/theme'
 import { TEST_PASSWORD } from '../helpers/factories'
 import type { Example, FormActionRoute } from '../helpers/form-actions'

@@ -1,8 +1,8 @@
 import { test } from '@fast-check/vitest'
 import { beforeAll, describe, expect } from 'vitest'
 import { CSRF_HEADER } from '~/auth/csrf.server'
-import { createSession } from '~/auth/session.server'
 import { database } from '~/db/client.server'
+import { createSession } from '~/services/sessions.server'
 import {
   anonymousBrowser,
   callThroughMiddleware,

@@ -2,9 +2,10 @@ import { RouterContextProvider } from 'react-router'
 import { clientAddressContext } from '~/auth/client-ip.server'
 import { ANONYMOUS_COOKIE } from '~/auth/context.server'
 import { CSRF_FIELD, CSRF_HEADER, issueCsrfToken } from '~/auth/csrf.server'
-import { createSession, SESSION_COOKIE, type SessionMeta } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import type { Database } from '~/db/client.server'
 import { middleware } from '~/root'
+import { createSession, type SessionMeta } from '~/services/sessions.server'
 import { buildRequest, type RequestOptions } from './route'
 
 /**

@@ -1,14 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto'
 import type { Database } from '~/db/client.server'
-import {
-  commentReactions,
-  comments,
-  notifications,
-  type ReactionType,
-  taskShares,
-  tasks,
-  users,
-} from '~/db/schema'
+import { commentReactions, comments, notifications, taskShares, tasks, users } from '~/db/schema'
+import type { ReactionType } from '~/domain/constants'
 
 /**
  * Factories insert real rows with drizzle, so a test reads like a story ("Ada owns a task shared

@@ -3,7 +3,7 @@ import { RouterContextProvider } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { clientAddressContext } from '~/auth/client-ip.server'
 import { authMiddleware } from '~/auth/middleware.server'
-import { createSession, findSession, SESSION_COOKIE } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
 import { emailOutbox, users, verifications } from '~/db/schema'
 import { smtpTransport } from '~/email/transport.server'
@@ -18,6 +18,7 @@ import {
   signInWithPassword,
   signUp,
 } from '~/services/accounts.server'
+import { createSession, findSession } from '~/services/sessions.server'
 import { readToast } from '~/toast.server'
 import { linkIn, type SmtpFixture, startSmtpServer } from '../fixtures/smtp-server'
 import { createUser, TEST_PASSWORD } from '../helpers/factories'

@@ -6,13 +6,14 @@ import { issueCsrfToken } from '~/auth/csrf.server'
 import { authMiddleware } from '~/auth/middleware.server'
 import { configuredProviders, OAUTH_EXPIRED_MESSAGE, oauthAuthorizeOrigins } from '~/auth/oauth.server'
 import type { OAuthProvider } from '~/auth/oauth-providers'
-import { findSession, SESSION_COOKIE } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
 import { accounts, users } from '~/db/schema'
 import { env, resetEnvForTests } from '~/env.server'
 import { loader as callbackLoader } from '~/routes/auth/login-callback'
 import { action as startAction, loader as startLoader } from '~/routes/auth/login-provider'
 import { contentSecurityPolicy } from '~/security.server'
+import { findSession } from '~/services/sessions.server'
 import {
   type OAuthTestIdentity,
   type OAuthTestProvider,

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { verifyPassword } from '~/auth/password.server'
-import { findSession, hashToken, SESSION_COOKIE } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
 import { emailOutbox, users, verifications } from '~/db/schema'
 import { INVALID_RESET_LINK, INVALID_VERIFICATION_LINK } from '~/services/accounts.server'
+import { findSession } from '~/services/sessions.server'
+import { hashToken, verifyPassword } from '~/utils/crypto.server'
 import {
   anonymousBrowser,
   callThroughMiddleware,

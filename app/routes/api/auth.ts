@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm'
 import { clientIp } from '~/auth/client-ip.server'
 import { getAuth } from '~/auth/context.server'
-import { clearSessionCookie, startSession } from '~/auth/login.server'
+import { startSession } from '~/auth/login.server'
 import { OAuthFlowError, startOAuth } from '~/auth/oauth.server'
 import { OAUTH_PROVIDERS } from '~/auth/oauth-providers'
+import { clearSessionCookie } from '~/auth/session-cookie.server'
+import { database } from '~/db/client.server'
+import { refusalFor } from '~/routes/refusals.server'
 import {
   EmailSchema,
   ImageUrlSchema,
@@ -11,19 +13,10 @@ import {
   PASSWORD_MAX_LENGTH,
   PasswordSchema,
   ReturnAddressSchema,
-} from '~/auth/schemas'
-import {
-  type ActiveSession,
-  deleteSession,
-  listSessions,
-  revokeAllSessions,
-  revokeOtherSessions,
-} from '~/auth/session.server'
-import type { SessionUser } from '~/auth/session-user'
-import { database } from '~/db/client.server'
-import { users } from '~/db/schema'
+} from '~/services/account-schemas'
 import {
   deleteAccount,
+  getAccountDates,
   requestEmailVerification,
   requestPasswordReset,
   resetPassword,
@@ -33,8 +26,15 @@ import {
   verifyEmail,
 } from '~/services/accounts.server'
 import { Invalid, isDomainError, Unauthorized } from '~/services/errors'
+import type { SessionUser } from '~/services/session-user'
+import {
+  type ActiveSession,
+  deleteSession,
+  listSessions,
+  revokeAllSessions,
+  revokeOtherSessions,
+} from '~/services/sessions.server'
 import { localPath } from '~/utils/redirect.server'
-import { refusalFor } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/auth'
 
@@ -148,13 +148,8 @@ async function requireSession(args: Args) {
   return { user: auth.user, session: auth.session }
 }
 
-async function userRow(userId: string) {
-  const [row] = await database()
-    .select({ createdAt: users.createdAt, updatedAt: users.updatedAt })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1)
-  return row
+function userRow(userId: string) {
+  return getAccountDates(database(), userId)
 }
 
 /** Signs the user in on this browser and answers better-auth's `{ token, user }` shape. */

@@ -4,12 +4,13 @@ import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
 import { redirectSignedIn } from '~/auth/login.server'
 import { configuredProviders } from '~/auth/oauth.server'
-import type { SignInSchema, SignUpSchema } from '~/auth/schemas'
-import type { SessionUser } from '~/auth/session-user'
+import { replyWithError } from '~/routes/refusals.server'
+import type { SignInSchema, SignUpSchema } from '~/services/account-schemas'
+import type { SessionUser } from '~/services/session-user'
 import type { ToastInput } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { localPath, safeRedirect } from '~/utils/redirect.server'
-import { replyWithError } from '~/utils/refusals.server'
+import type { z } from '~/utils/zod'
 
 /**
  * What /login and /signup share: a signed-in visitor goes straight on; the page gets its return
@@ -30,10 +31,11 @@ export async function loadAuthPage({ request, context, url }: Args) {
   }
 }
 
-export async function submitAuthForm(
+/** The route validates the form; its remix-auth strategy receives the value (authenticator.server.ts). */
+export async function submitAuthForm<Schema extends typeof SignInSchema | typeof SignUpSchema>(
   { request, context }: Omit<Args, 'url'>,
-  schema: typeof SignInSchema | typeof SignUpSchema,
-  authenticate: (request: Request, ip: string) => Promise<SessionUser>,
+  schema: Schema,
+  authenticate: (request: Request, input: z.output<Schema>, ip: string) => Promise<SessionUser>,
   toast?: (user: SessionUser) => ToastInput,
 ) {
   const submission = parseWithZod(await readFormData(request), { schema })
@@ -41,8 +43,10 @@ export async function submitAuthForm(
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   try {
-    const user = await authenticate(request, clientIp(request, context))
-    const to = safeRedirect(submission.value.redirect, SIGNED_IN_PATH)
+    // conform's types lose the schema's output behind a type parameter; the parse above produced it.
+    const input = submission.value as z.output<Schema>
+    const user = await authenticate(request, input, clientIp(request, context))
+    const to = safeRedirect(input.redirect, SIGNED_IN_PATH)
     return await redirectSignedIn(user.id, to, request, context, toast?.(user))
   } catch (error) {
     return replyWithError(submission, error, { hideFields: ['password'] })

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { ANONYMOUS_COOKIE } from '~/auth/context.server'
 import { isValidCsrfToken } from '~/auth/csrf.server'
-import { findSession, SESSION_COOKIE } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
+import { findSession } from '~/services/sessions.server'
 import {
   anonymousBrowser,
   callThroughMiddleware,

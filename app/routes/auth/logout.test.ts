@@ -1,6 +1,7 @@
 import { describe, expect, test, vi } from 'vitest'
-import { findSession, SESSION_COOKIE } from '~/auth/session.server'
+import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
+import { findSession } from '~/services/sessions.server'
 import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../../tests/helpers/auth'
 import { createUser } from '../../../tests/helpers/factories'
 import { callAction, callLoader } from '../../../tests/helpers/route'

@@ -1,8 +1,8 @@
 import { redirect } from 'react-router'
 import { getAuth } from '~/auth/context.server'
-import { clearSessionCookie } from '~/auth/login.server'
-import { deleteSession } from '~/auth/session.server'
+import { clearSessionCookie } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
+import { deleteSession } from '~/services/sessions.server'
 import type { Route } from './+types/logout'
 
 /**

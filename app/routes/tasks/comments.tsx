@@ -2,6 +2,7 @@ import { redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
+import { handleIntent } from '~/routes/refusals.server'
 import {
   CommentEditSchema,
   CommentIdSchema,
@@ -12,7 +13,6 @@ import { addComment, deleteComment, toggleReaction, updateComment } from '~/serv
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
-import { handleIntent } from '~/utils/refusals.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/comments'
 

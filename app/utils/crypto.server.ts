@@ -1,4 +1,20 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+
+/**
+ * The secrets we hand out (session cookies, e-mailed links) and how we store them: only a hash of
+ * a token, and passwords through a memory-hard key derivation. Plain functions of their input, so
+ * any layer (the account service, the seed script, the e-mail links) can use them.
+ */
+
+/** A secret for a cookie or a link: 32 random bytes, URL-safe. */
+export function newToken() {
+  return randomBytes(32).toString('base64url')
+}
+
+/** Tables hold only this hash of a token: a leaked database cannot be replayed as cookies or links. */
+export function hashToken(token: string) {
+  return createHash('sha256').update(token).digest('hex')
+}
 
 /**
  * scrypt from node:crypto with OWASP's parameters (N=2^17, r=8, p=1): memory-hard, no native

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hashPassword, verifyPassword } from '~/auth/password.server'
+import { hashPassword, verifyPassword } from '~/utils/crypto.server'
 
 /** Real scrypt at N=2^17 takes ~0.3 s alone but several seconds on a busy two-core machine. */
 const REAL_SCRYPT_TIMEOUT_MS = 30_000

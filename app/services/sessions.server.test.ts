@@ -2,18 +2,18 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { sessions, users } from '~/db/schema'
+import { hashToken } from '~/utils/crypto.server'
 import { createUser } from '../../tests/helpers/factories'
 import {
   createSession,
   findSession,
-  hashToken,
   listSessions,
   pruneExpiredSessions,
   revokeAllSessions,
   revokeOtherSessions,
   revokeSession,
   SESSION_MAX_AGE_MS,
-} from './session.server'
+} from './sessions.server'
 
 /**
  * Sessions as the table holds them: only a hash of the cookie's secret, a 30-day life that slides

@@ -1,10 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, lt, ne } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { sessions, type User, users } from '~/db/schema'
+import { hashToken, newToken } from '~/utils/crypto.server'
 import type { SessionUser } from './session-user'
 
-export const SESSION_COOKIE = 'tw_session'
+/**
+ * Sessions as the table holds them: a row keyed by the hash of the cookie's secret, a life that
+ * slides forward with use, and revocation scoped to its owner. Which cookie carries the secret is
+ * the request side's business (app/auth/session-cookie.server.ts).
+ */
+
 export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000
 /** Sliding renewal: a session used within its last 29 days is pushed back to 30 days. */
 const RENEW_AFTER_MS = 24 * 60 * 60 * 1000
@@ -13,11 +18,6 @@ const RENEW_AFTER_MS = 24 * 60 * 60 * 1000
  * online (mention-emails.server.ts), so it must stay well inside that window.
  */
 const LAST_SEEN_PRECISION_MS = 60 * 1000
-
-/** The table holds only this hash: a leaked database cannot be replayed as cookies. */
-export function hashToken(token: string) {
-  return createHash('sha256').update(token).digest('hex')
-}
 
 export function toSessionUser(
   user: Pick<User, 'id' | 'name' | 'email' | 'image' | 'emailVerifiedAt'>,
@@ -35,7 +35,7 @@ export type SessionMeta = { userAgent?: string | null; ip?: string | null }
 
 /** Starts a session; the returned token goes into the cookie and nowhere else. */
 export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
-  const token = randomBytes(32).toString('base64url')
+  const token = newToken()
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS)
   await db.insert(sessions).values({
     id: hashToken(token),

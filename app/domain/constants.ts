@@ -1,0 +1,19 @@
+/**
+ * The values the data model allows, in one module that imports nothing: the database schema
+ * declares its columns with them, the zod schemas validate input against them, and the UI lists
+ * them in filters and selects. Pages import them from here, never from the schema, which would
+ * ship drizzle and every table definition to the browser.
+ */
+
+export const PLANS = ['free', 'tier1', 'tier2', 'tier3'] as const
+export const PLAN_KINDS = ['yearly', 'lifetime'] as const
+export const PRIORITIES = ['high', 'medium', 'low'] as const
+export const STATUSES = ['Not Started', 'In Progress', 'Completed'] as const
+export const REACTION_TYPES = ['thumbsup', 'heart', 'check', 'fire'] as const
+export const VERIFICATION_PURPOSES = ['verify-email', 'reset-password'] as const
+export const CHAT_VISIBILITIES = ['private', 'public'] as const
+export const CHAT_ROLES = ['user', 'assistant', 'system'] as const
+
+export type Priority = (typeof PRIORITIES)[number]
+export type Status = (typeof STATUSES)[number]
+export type ReactionType = (typeof REACTION_TYPES)[number]

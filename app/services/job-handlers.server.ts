@@ -1,0 +1,10 @@
+import type { JobHandler } from '~/jobs/jobs.server'
+import { MENTION_EMAIL_JOB, runMentionEmailJob } from './mention-emails.server'
+
+/**
+ * What each type of job does. The runner (app/jobs) knows nothing of the domain; the server hands
+ * it this table at boot, and wakes the outbox after each finished job (server/app.ts).
+ */
+export const jobHandlers: Record<string, JobHandler> = {
+  [MENTION_EMAIL_JOB]: runMentionEmailJob,
+}
