@@ -1,4 +1,4 @@
-import { oauthAuthorizeOrigins } from '~/auth/oauth.server'
+import { oauthAuthorizeOrigins } from '~/auth/oauth/config.server'
 import { env } from '~/env.server'
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The OAuth providers Threadwork knows, shared by the server (strategies, routes) and the browser
  * (the sign-in buttons). Which of them are usable depends on configuration: see
- * `configuredProviders()` in oauth.server.ts.
+ * `configuredProviders()` in oauth/config.server.ts.
  */
 export const OAUTH_PROVIDERS = ['github', 'google'] as const
 

@@ -17,18 +17,12 @@ import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.server'
  * the deployment allows.
  */
 
-const saved = { ...process.env }
+const savedTrustProxy = process.env.TRUST_PROXY
 afterEach(() => {
-  for (const name of ['NODE_ENV', 'BASE_URL', 'TRUST_PROXY'] as const) {
-    if (saved[name] === undefined) delete process.env[name]
-    else process.env[name] = saved[name]
-  }
+  if (savedTrustProxy === undefined) delete process.env.TRUST_PROXY
+  else process.env.TRUST_PROXY = savedTrustProxy
   resetEnvForTests()
 })
-
-function headersWith(cookie: string) {
-  return new Headers({ 'Set-Cookie': cookie })
-}
 
 describe('clearSessionCookie', () => {
   test('expires the session cookie', () => {
@@ -48,7 +42,7 @@ describe('startSession', () => {
 
     const { cookie, session } = await startSession(user.id, request, context)
 
-    const headers = headersWith(cookie)
+    const headers = new Headers({ 'Set-Cookie': cookie })
     expect(cookieAttributes(headers, SESSION_COOKIE)).toEqual({
       path: '/',
       'max-age': String(30 * 24 * 60 * 60),

@@ -5,7 +5,7 @@ import { buttonClasses } from '~/components/ui/button'
 
 /**
  * 'Continue with GitHub' / 'Continue with Google': one small form per configured provider, so it
- * works without JavaScript. Pass the providers from `configuredProviders()` (oauth.server.ts) in
+ * works without JavaScript. Pass the providers from `configuredProviders()` (auth/oauth) in
  * the page's loader; an unconfigured provider simply has no button. `redirect` is where the
  * person lands after signing in (a local path; the server checks it again).
  */

@@ -1,33 +1,19 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { type DomainError, isDomainError, RateLimited } from '~/services/errors'
+import { type DomainError, type Refusal, refusalFor } from '~/services/errors'
 import type { z } from '~/utils/zod'
 
 /**
  * How route modules answer what the domain refused: the one translation of the services' typed
  * errors into HTTP (each error knows its status; a rate limit adds when to retry), and the shapes
  * built on it: the reply of a conform form, the `headers` export that lets Retry-After through,
- * and the action of a route whose forms name their change in an `intent` field. The RPC door
- * has its own translation, into oRPC's codes (app/rpc/base.server.ts).
+ * and the action of a route whose forms name their change in an `intent` field. The status and
+ * headers come from `refusalFor` (app/services/errors.ts), which /api/auth answers with too; the
+ * RPC door has its own translation, into oRPC's codes (app/rpc/base.server.ts).
  */
 
-/** Why a change was refused (its message is written for the person who reads it), said in HTTP. */
-export type Refusal = {
-  reason: DomainError
-  init: { status: number; headers: Record<string, string> }
-}
-
-/**
- * A domain error as HTTP: the status its class carries, and Retry-After when rate-limited.
- * Anything else is a bug and rethrows, to the ErrorBoundary's 500.
- */
-export function refusalFor(error: unknown): Refusal {
-  if (!isDomainError(error)) throw error
-  const headers: Record<string, string> =
-    error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {}
-  return { reason: error, init: { status: error.status, headers } }
-}
+export { type Refusal, refusalFor }
 
 type Replyable = { reply: (options?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult }
 

@@ -73,3 +73,21 @@ export class RateLimited extends DomainError {
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError
 }
+
+/** Why a change was refused (its message is written for the person who reads it), said in HTTP. */
+export type Refusal = {
+  reason: DomainError
+  init: { status: number; headers: Record<string, string> }
+}
+
+/**
+ * A domain error as HTTP, for the doors that answer in HTTP (route modules, /api/auth): the
+ * status its class carries, and Retry-After when rate-limited. Anything else is a bug and
+ * rethrows, to a 500.
+ */
+export function refusalFor(error: unknown): Refusal {
+  if (!isDomainError(error)) throw error
+  const headers: Record<string, string> =
+    error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {}
+  return { reason: error, init: { status: error.status, headers } }
+}

@@ -1,13 +1,10 @@
 import { data, Link } from 'react-router'
 import { csrfTokenFor } from '~/auth/context.server'
 import { redirectSignedIn } from '~/auth/login.server'
-import {
-  configuredProviders,
-  DEFAULT_SIGNED_IN_PATH,
-  finishOAuth,
-  OAuthFlowError,
-  oauthCookiesToClear,
-} from '~/auth/oauth.server'
+import { configuredProviders } from '~/auth/oauth/config.server'
+import { OAuthFlowError } from '~/auth/oauth/errors.server'
+import { finishOAuth } from '~/auth/oauth/flow.server'
+import { DEFAULT_SIGNED_IN_PATH, oauthCookiesToClear } from '~/auth/oauth/flow-cookies.server'
 import { type OAuthProvider, PROVIDER_NAMES } from '~/auth/oauth-providers'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { OAuthButtons } from '~/components/oauth-buttons'

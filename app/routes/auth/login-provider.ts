@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
-import { OAuthFlowError, startOAuth } from '~/auth/oauth.server'
+import { OAuthFlowError } from '~/auth/oauth/errors.server'
+import { startOAuth } from '~/auth/oauth/flow.server'
 import { isOAuthProvider } from '~/auth/oauth-providers'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
