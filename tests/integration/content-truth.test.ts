@@ -79,7 +79,7 @@ describe('the shipped content', () => {
   })
 
   test('the Auth API doc covers every endpoint /api/auth answers', () => {
-    const source = readFileSync(resolve('app/routes/api/auth.ts'), 'utf8')
+    const source = readFileSync(resolve('app/auth/better-auth/endpoints.server.ts'), 'utf8')
     const endpoints = [...source.matchAll(/^ {2}'([\w/-]+)': async/gm)].map((match) => match[1] ?? '')
     const documented = read('docs/auth-api.mdx')
 
