@@ -1,0 +1,85 @@
+import { type ReactNode, type Ref, useEffect, useRef } from 'react'
+import { type FetcherFormProps, Link, useFetcher, useLocation } from 'react-router'
+import { toast } from 'sonner'
+import { CsrfInput } from '~/components/csrf-input'
+import { buttonClasses } from '~/components/ui/button'
+import type { CommentActionData } from '~/routes/tasks/comments'
+import { useSubmitOnce } from '~/utils/pending'
+
+/** A fetcher form to /task/comments that returns to this page; failures become the spec's toasts. */
+export function useCommentFetcher(onSuccess?: () => void) {
+  const fetcher = useFetcher<CommentActionData>()
+  const wasBusy = useRef(false)
+  useEffect(() => {
+    if (fetcher.state !== 'idle') {
+      wasBusy.current = true
+      return
+    }
+    if (!wasBusy.current) return
+    wasBusy.current = false
+    if (fetcher.data?.error) toast.error(fetcher.data.error, { description: fetcher.data.detail })
+    else onSuccess?.()
+  }, [fetcher.state, fetcher.data, onSuccess])
+  return fetcher
+}
+
+type CommentFetcher = ReturnType<typeof useCommentFetcher>
+
+/**
+ * A form to /task/comments: the intent, its fields, the CSRF token, and the page to come back to
+ * (without the reply or edit view that was open).
+ */
+export function CommentForm({
+  fetcher,
+  intent,
+  fields,
+  children,
+  ...props
+}: {
+  fetcher: CommentFetcher
+  intent: string
+  fields: Record<string, string>
+  children: ReactNode
+  ref?: Ref<HTMLFormElement>
+} & Omit<FetcherFormProps, 'method' | 'action' | 'children'>) {
+  const location = useLocation()
+  const submitOnce = useSubmitOnce(fetcher)
+  const back = new URLSearchParams(location.search)
+  back.delete('view')
+  back.delete('comment')
+  return (
+    <fetcher.Form
+      method="post"
+      action="/task/comments"
+      preventScrollReset
+      {...props}
+      onSubmit={submitOnce(props.onSubmit)}
+    >
+      <CsrfInput />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}?${back}`} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {children}
+    </fetcher.Form>
+  )
+}
+
+/** Closes a reply, edit or delete view: a link without JavaScript, in place with it. */
+export function CancelLink({ href, onCancel }: { href: string; onCancel: () => void }) {
+  return (
+    <Link
+      to={href}
+      preventScrollReset
+      replace
+      className={buttonClasses('outline', 'sm')}
+      onClick={(event) => {
+        event.preventDefault()
+        onCancel()
+      }}
+    >
+      Cancel
+    </Link>
+  )
+}
