@@ -5,6 +5,7 @@ import type { SessionUser } from '~/auth/session-user'
 import { useCsrfToken } from '~/components/csrf-input'
 import { usePolling } from '~/utils/polling'
 import { fetchRpc, postRpc } from '~/utils/rpc-client'
+import { withSearchParams } from '~/utils/search-params'
 
 /**
  * Mention toasts (SPEC §2 "Toasts", §8, §9): while signed in, the page asks every 3 s for the
@@ -102,11 +103,7 @@ export function mentionStore(storage: () => MentionStore): MentionStore {
 
 /** The current page with the task's modal open (`?task=`), leaving the previous modal's views. */
 export function taskHref(location: { pathname: string; search: string }, taskId: string) {
-  const params = new URLSearchParams(location.search)
-  params.delete('view')
-  params.delete('comment')
-  params.set('task', taskId)
-  return `${location.pathname}?${params}`
+  return withSearchParams(location, { view: null, comment: null, task: taskId })
 }
 
 /** The unread mentions as one value, to tell whether they changed between two polls. */

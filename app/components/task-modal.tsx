@@ -17,6 +17,7 @@ import { Input, Label } from '~/components/ui/input'
 import type { TaskView } from '~/services/tasks.server'
 import { cn } from '~/utils/cn'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { withSearchParams } from '~/utils/search-params'
 
 export type TaskModalData =
   | { error: string; taskId: string }
@@ -34,20 +35,11 @@ const PRIORITIES = ['high', 'medium', 'low'] as const
 
 /** The current URL without the modal's parameters: where closing goes. */
 function useCloseHref() {
-  const location = useLocation()
-  const params = new URLSearchParams(location.search)
-  params.delete('task')
-  params.delete('view')
-  const search = params.toString()
-  return location.pathname + (search ? `?${search}` : '')
+  return withSearchParams(useLocation(), { task: null, view: null })
 }
 
 function useHrefWith(view: string | null) {
-  const location = useLocation()
-  const params = new URLSearchParams(location.search)
-  if (view) params.set('view', view)
-  else params.delete('view')
-  return `${location.pathname}?${params}`
+  return withSearchParams(useLocation(), { view })
 }
 
 /**

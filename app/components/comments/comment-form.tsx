@@ -5,6 +5,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { buttonClasses } from '~/components/ui/button'
 import type { CommentActionData } from '~/routes/tasks/comments'
 import { useSubmitOnce } from '~/utils/pending'
+import { withSearchParams } from '~/utils/search-params'
 
 /** A fetcher form to /task/comments that returns to this page; failures become the spec's toasts. */
 export function useCommentFetcher(onSuccess?: () => void) {
@@ -44,9 +45,6 @@ export function CommentForm({
 } & Omit<FetcherFormProps, 'method' | 'action' | 'children'>) {
   const location = useLocation()
   const submitOnce = useSubmitOnce(fetcher)
-  const back = new URLSearchParams(location.search)
-  back.delete('view')
-  back.delete('comment')
   return (
     <fetcher.Form
       method="post"
@@ -57,7 +55,11 @@ export function CommentForm({
     >
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="redirectTo" value={`${location.pathname}?${back}`} />
+      <input
+        type="hidden"
+        name="redirectTo"
+        value={withSearchParams(location, { view: null, comment: null })}
+      />
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useLocation } from 'react-router'
+import { withSearchParams } from '~/utils/search-params'
 
 /**
  * Which comment view is open: a reply box, an edit box, or a delete confirmation under one
@@ -25,14 +26,6 @@ export function useCommentView() {
 /** The URL of a comment view (or of no view), kept on the page the modal is open on. */
 export function useViewHref() {
   const location = useLocation()
-  return (view: View) => {
-    const params = new URLSearchParams(location.search)
-    params.delete('view')
-    params.delete('comment')
-    if (view) {
-      params.set('view', view.kind)
-      params.set('comment', view.commentId)
-    }
-    return `${location.pathname}?${params}`
-  }
+  return (view: View) =>
+    withSearchParams(location, { view: view?.kind ?? null, comment: view?.commentId ?? null })
 }

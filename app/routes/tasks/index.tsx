@@ -22,6 +22,7 @@ import { createTask, listParentCandidates, listTaskGroups, type TaskView } from 
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { withSearchParams } from '~/utils/search-params'
 import { replyWithError } from '~/utils/submission.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
@@ -186,12 +187,14 @@ function TaskRow({ task }: { task: TaskView }) {
   const fetcher = useFetcher()
   // Optimistic: while the change is on its way, the row already shows the new status.
   const status = (fetcher.formData?.get('status') as string | null) ?? task.status
-  const params = new URLSearchParams(location.search)
-  params.set('task', task.id)
   return (
     <li className="flex flex-wrap items-center gap-3 p-3" data-testid="task-row">
       <div className="min-w-0 flex-1">
-        <Link to={`?${params}`} preventScrollReset className="font-medium break-words hover:underline">
+        <Link
+          to={withSearchParams(location, { task: task.id })}
+          preventScrollReset
+          className="font-medium break-words hover:underline"
+        >
           {task.text}
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -242,12 +245,7 @@ function TaskRow({ task }: { task: TaskView }) {
 
 function Pager({ page, pageCount, total }: { page: number; pageCount: number; total: number }) {
   const location = useLocation()
-  const hrefFor = (target: number) => {
-    const params = new URLSearchParams(location.search)
-    params.set('page', String(target))
-    params.delete('task')
-    return `?${params}`
-  }
+  const hrefFor = (target: number) => withSearchParams(location, { page: String(target), task: null })
   return (
     <nav aria-label="My tasks pages" className="mt-3 flex items-center justify-between text-sm">
       <span className="text-muted-foreground">
