@@ -1,10 +1,9 @@
-import { type ReactNode, type Ref, useEffect, useRef } from 'react'
-import { type FetcherFormProps, Link, useFetcher, useLocation } from 'react-router'
+import { type ReactNode, useEffect, useRef } from 'react'
+import { Link, useFetcher, useLocation } from 'react-router'
 import { toast } from 'sonner'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm, type ActionFormProps } from '~/components/action-form'
 import { buttonClasses } from '~/components/ui/button'
 import type { CommentActionData } from '~/routes/tasks/comments'
-import { useSubmitOnce } from '~/utils/pending'
 import { withSearchParams } from '~/utils/search-params'
 
 /** A fetcher form to /task/comments that returns to this page; failures become the spec's toasts. */
@@ -27,12 +26,10 @@ export function useCommentFetcher(onSuccess?: () => void) {
 type CommentFetcher = ReturnType<typeof useCommentFetcher>
 
 /**
- * A form to /task/comments: the intent, its fields, the CSRF token, and the page to come back to
- * (without the reply or edit view that was open).
+ * A form to /task/comments: the intent, its fields, and the page to come back to (without the
+ * reply or edit view that was open).
  */
 export function CommentForm({
-  fetcher,
-  intent,
   fields,
   children,
   ...props
@@ -41,30 +38,20 @@ export function CommentForm({
   intent: string
   fields: Record<string, string>
   children: ReactNode
-  ref?: Ref<HTMLFormElement>
-} & Omit<FetcherFormProps, 'method' | 'action' | 'children'>) {
+} & Omit<ActionFormProps, 'action' | 'redirectTo' | 'children'>) {
   const location = useLocation()
-  const submitOnce = useSubmitOnce(fetcher)
   return (
-    <fetcher.Form
-      method="post"
+    <ActionForm
       action="/task/comments"
+      redirectTo={withSearchParams(location, { view: null, comment: null })}
       preventScrollReset
       {...props}
-      onSubmit={submitOnce(props.onSubmit)}
     >
-      <CsrfInput />
-      <input type="hidden" name="intent" value={intent} />
-      <input
-        type="hidden"
-        name="redirectTo"
-        value={withSearchParams(location, { view: null, comment: null })}
-      />
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {children}
-    </fetcher.Form>
+    </ActionForm>
   )
 }
 

@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor } from '~/auth/context.server'
 import { ForgotPasswordSchema } from '~/auth/schemas'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
@@ -14,7 +14,7 @@ import { kickOutbox } from '~/email/worker.server'
 import { AuthCard } from '~/routes/auth/auth-card'
 import { requestPasswordReset } from '~/services/accounts.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import { keepRetryAfter, replyWithError } from '~/utils/submission.server'
 import type { Route } from './+types/forgot-password'
 
@@ -51,7 +51,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
@@ -93,20 +92,13 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         </>
       }
     >
-      <Form
-        method="post"
-        action="/email/forgot-password"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm action="/email/forgot-password" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
         <StatusButton isPending={isPending} pendingText="Sending…">
           Send reset link
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }
