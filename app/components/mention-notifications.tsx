@@ -138,7 +138,7 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
   }
 
   usePolling(async (signal) => {
-    const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
+    const unread = await fetchRpc('comments/getMentionNotifications', undefined, { signal })
     // The header's badge comes with the page's data: when the unread mentions change (one arrives,
     // one is read in another tab), load it again. The first poll compares with the badge, which
     // may be older than the page's scripts.

@@ -23,8 +23,7 @@ export function isTaskGone(error: unknown) {
 
 type ReadComments = (taskId: string, signal: AbortSignal) => Promise<CommentView[]>
 
-const readOverRpc: ReadComments = (taskId, signal) =>
-  fetchRpc<CommentView[]>('comments/getComments', { taskId }, { signal })
+const readOverRpc: ReadComments = (taskId, signal) => fetchRpc('comments/getComments', { taskId }, { signal })
 
 /**
  * One poll of a task's discussion: hands the comments to `onComments`, or, once the task is
