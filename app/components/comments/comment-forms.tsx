@@ -4,8 +4,7 @@ import type { CommentView } from '~/services/comments.server'
 import type { Mentionable } from '~/utils/mentions'
 import { useHydrated } from '~/utils/use-hydrated'
 import { CancelLink, CommentForm, useCommentFetcher } from './comment-form'
-import { CommentComposer, MentionHiddenInputs, submitOnShortcut, useComposer, useIsMac } from './composer'
-import { MentionTextarea } from './mention-textarea'
+import { CommentComposer, CommentField, MentionHiddenInputs, useComposer, useIsMac } from './composer'
 import { useViewHref } from './use-comment-view'
 
 /** The four forms of a discussion: a new comment, a reply, an edit, and a delete confirmation. */
@@ -21,13 +20,13 @@ export function NewCommentForm({
   placeholder: string
   isDisabled: boolean
 }) {
-  const { content, setContent, form, fetcher, isPending, canSubmit } = useComposer('', () => setContent(''))
+  const composer = useComposer('', () => composer.setContent(''))
+  const { content, form, fetcher, isPending, canSubmit } = composer
   const canSend = canSubmit && !isDisabled
   const isMac = useIsMac()
   // The shortcut is a script's: without JavaScript the hint would offer what cannot work.
   const isHydrated = useHydrated()
   const hintId = useId()
-  const fieldId = useId()
   return (
     <CommentForm
       fetcher={fetcher}
@@ -37,19 +36,13 @@ export function NewCommentForm({
       className="flex flex-col gap-2"
     >
       <MentionHiddenInputs content={content} mentionable={mentionable} />
-      <label htmlFor={fieldId} className="sr-only">
-        New comment
-      </label>
-      <MentionTextarea
-        id={fieldId}
-        name="content"
+      <CommentField
+        label="New comment"
+        composer={composer}
+        canSend={canSend}
+        mentionable={mentionable}
         rows={3}
-        required
         placeholder={placeholder}
-        users={mentionable}
-        value={content}
-        onValueChange={setContent}
-        onSubmitShortcut={() => submitOnShortcut(form.current, canSend)}
         disabled={isDisabled}
         aria-describedby={isHydrated ? hintId : undefined}
       />

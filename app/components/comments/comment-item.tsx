@@ -14,6 +14,19 @@ import { useViewHref, type View } from './use-comment-view'
 /** Who is reading the discussion; null for a visitor who is not signed in. */
 export type Viewer = Pick<SessionUser, 'id' | 'name'> | null
 
+/** What every comment of a discussion is shown with: its reader, their rights, the open view. */
+export type CommentContext = {
+  viewer: Viewer
+  /** Whether the reader may comment, reply and react (signed in, and the task still there). */
+  canAct: boolean
+  /** Names to highlight in the text. */
+  people: Mentionable[]
+  /** Whom a reply or an edit may mention. */
+  mentionable: Mentionable[]
+  view: View
+  onView: (view: View) => void
+}
+
 /** One comment: its author, text and history, reactions, and the links to reply, edit or delete. */
 export function CommentItem({
   comment,
@@ -23,15 +36,7 @@ export function CommentItem({
   mentionable,
   view,
   onView,
-}: {
-  comment: CommentView
-  viewer: Viewer
-  canAct: boolean
-  people: Mentionable[]
-  mentionable: Mentionable[]
-  view: View
-  onView: (view: View) => void
-}) {
+}: { comment: CommentView } & CommentContext) {
   const isOwn = viewer?.id === comment.userId
   const isEditing = isOwn && view?.kind === 'edit-comment' && view.commentId === comment.id
   const isConfirmingDelete = isOwn && view?.kind === 'delete-comment' && view.commentId === comment.id

@@ -4,7 +4,7 @@ import { useReportTaskGone } from '~/components/task-modal'
 import type { CommentView } from '~/services/comments.server'
 import type { Mentionable } from '~/utils/mentions'
 import { NewCommentForm } from './comment-forms'
-import type { Viewer } from './comment-item'
+import type { CommentContext, Viewer } from './comment-item'
 import { useLiveComments } from './live-comments'
 import { CommentThread, peopleIn, threadsOf } from './thread'
 import { useCommentView } from './use-comment-view'
@@ -50,6 +50,7 @@ export function CommentsSection({
   const people = useMemo(() => peopleIn(comments, mentionable), [comments, mentionable])
   const threads = useMemo(() => threadsOf(comments), [comments])
   const count = comments.filter((comment) => !comment.isDeleted).length
+  const context: CommentContext = { viewer, canAct, people, mentionable, view, onView: setView }
 
   return (
     <section aria-labelledby="comments-title" className="flex flex-col gap-4 border-t pt-4">
@@ -83,17 +84,7 @@ export function CommentsSection({
       ) : (
         <ol className="flex flex-col gap-4" aria-label="Comments">
           {threads.map((thread) => (
-            <CommentThread
-              key={thread.root.id}
-              thread={thread}
-              taskId={taskId}
-              viewer={viewer}
-              canAct={canAct}
-              people={people}
-              mentionable={mentionable}
-              view={view}
-              onView={setView}
-            />
+            <CommentThread key={thread.root.id} thread={thread} taskId={taskId} context={context} />
           ))}
         </ol>
       )}

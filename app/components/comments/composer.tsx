@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { type ComponentProps, useEffect, useId, useRef, useState } from 'react'
 import { StatusButton } from '~/components/ui/button'
 import { cn } from '~/utils/cn'
 import { findMentions, type Mentionable } from '~/utils/mentions'
@@ -17,7 +17,7 @@ export function useIsMac() {
 }
 
 /** Cmd+Enter (Ctrl+Enter elsewhere) sends, as long as there is something to send. */
-export function submitOnShortcut(form: HTMLFormElement | null, canSend: boolean) {
+function submitOnShortcut(form: HTMLFormElement | null, canSend: boolean) {
   if (form && canSend) form.requestSubmit()
 }
 
@@ -37,6 +37,8 @@ export function MentionHiddenInputs({
   )
 }
 
+type Composer = ReturnType<typeof useComposer>
+
 /** A comment box's state: its text, its fetcher, and whether it can be sent now. */
 export function useComposer(initialContent: string, onDone: () => void) {
   const [content, setContent] = useState(initialContent)
@@ -46,6 +48,42 @@ export function useComposer(initialContent: string, onDone: () => void) {
   // Without JavaScript nothing would re-enable the button; the browser checks `required` instead.
   const canSubmit = !useHydrated() || (content.trim().length > 0 && !isPending)
   return { content, setContent, form, fetcher, isPending, canSubmit }
+}
+
+/** The comment's text box, labelled for screen readers, with the @ picker and the send shortcut. */
+export function CommentField({
+  label,
+  composer: { content, setContent, form },
+  canSend,
+  mentionable,
+  ...props
+}: {
+  label: string
+  composer: Composer
+  canSend: boolean
+  mentionable: Mentionable[]
+} & Pick<
+  ComponentProps<typeof MentionTextarea>,
+  'rows' | 'autoFocus' | 'placeholder' | 'disabled' | 'aria-describedby'
+>) {
+  const fieldId = useId()
+  return (
+    <>
+      <label htmlFor={fieldId} className="sr-only">
+        {label}
+      </label>
+      <MentionTextarea
+        id={fieldId}
+        name="content"
+        required
+        users={mentionable}
+        value={content}
+        onValueChange={setContent}
+        onSubmitShortcut={() => submitOnShortcut(form.current, canSend)}
+        {...props}
+      />
+    </>
+  )
 }
 
 /** The two-row box of a reply or an edit, with its submit button and Cancel. */
@@ -70,9 +108,9 @@ export function CommentComposer({
   onClose: () => void
   className?: string
 }) {
-  const { content, setContent, form, fetcher, isPending, canSubmit } = useComposer(initialContent, onClose)
+  const composer = useComposer(initialContent, onClose)
+  const { content, form, fetcher, isPending, canSubmit } = composer
   const viewHref = useViewHref()
-  const fieldId = useId()
   return (
     <CommentForm
       fetcher={fetcher}
@@ -82,20 +120,14 @@ export function CommentComposer({
       className={cn('flex flex-col gap-2', className)}
     >
       {intent === 'add' ? <MentionHiddenInputs content={content} mentionable={mentionable} /> : null}
-      <label htmlFor={fieldId} className="sr-only">
-        {label}
-      </label>
-      <MentionTextarea
-        id={fieldId}
-        name="content"
+      <CommentField
+        label={label}
+        composer={composer}
+        canSend={canSubmit}
+        mentionable={mentionable}
         rows={2}
-        required
         autoFocus
         placeholder={placeholder}
-        users={mentionable}
-        value={content}
-        onValueChange={setContent}
-        onSubmitShortcut={() => submitOnShortcut(form.current, canSubmit)}
       />
       <div className="flex gap-2">
         <StatusButton isPending={isPending} pendingText={pendingLabel} size="sm" disabled={!canSubmit}>

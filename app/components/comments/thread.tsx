@@ -1,8 +1,7 @@
 import type { CommentView } from '~/services/comments.server'
 import type { Mentionable } from '~/utils/mentions'
 import { ReplyForm } from './comment-forms'
-import { CommentItem, type Viewer } from './comment-item'
-import type { View } from './use-comment-view'
+import { type CommentContext, CommentItem } from './comment-item'
 
 /** Threading: a top-level comment with its replies below it, and the reply box under the thread. */
 
@@ -41,34 +40,15 @@ function threadOwns({ root, replies }: Thread, commentId: string) {
 export function CommentThread({
   thread,
   taskId,
-  viewer,
-  canAct,
-  people,
-  mentionable,
-  view,
-  onView,
+  context,
 }: {
   thread: Thread
   taskId: string
-  viewer: Viewer
-  canAct: boolean
-  people: Mentionable[]
-  mentionable: Mentionable[]
-  view: View
-  onView: (view: View) => void
+  context: CommentContext
 }) {
   const { root, replies } = thread
-  const renderComment = (comment: CommentView) => (
-    <CommentItem
-      comment={comment}
-      viewer={viewer}
-      canAct={canAct}
-      people={people}
-      mentionable={mentionable}
-      view={view}
-      onView={onView}
-    />
-  )
+  const { view, onView, mentionable } = context
+  const renderComment = (comment: CommentView) => <CommentItem comment={comment} {...context} />
   return (
     <li className="flex flex-col gap-3">
       {renderComment(root)}
