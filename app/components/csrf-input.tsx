@@ -17,7 +17,7 @@ export function useCsrfToken(): string {
   return ''
 }
 
-/** Every mutating <Form> renders this; fetch calls send the same token as `x-csrf-token`. */
+/** `<ActionForm>` renders this in every form that posts; fetch calls send it as `x-csrf-token`. */
 export function CsrfInput() {
   return <input type="hidden" name={CSRF_FIELD} value={useCsrfToken()} />
 }

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type ToggleEvent, useRef } from 'react'
-import { Form, Link, useLocation, useNavigation } from 'react-router'
+import { Link, useLocation, useNavigation } from 'react-router'
+import { ActionForm } from '~/components/action-form'
 import { Avatar, initials } from '~/components/avatar'
-import { CsrfInput } from '~/components/csrf-input'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { buttonClasses } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
@@ -312,16 +312,14 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
           >
             Settings
           </Link>
-          <Form
-            method="post"
+          <ActionForm
             action="/logout"
             onSubmit={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
           >
-            <CsrfInput />
             <button type="submit" className="w-full rounded-md px-3 py-2 text-left text-sm hover:bg-muted">
               Sign Out
             </button>
-          </Form>
+          </ActionForm>
         </nav>
       </div>
     </>

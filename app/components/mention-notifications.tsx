@@ -5,6 +5,7 @@ import { useCsrfToken } from '~/components/csrf-input'
 import type { SessionUser } from '~/services/session-user'
 import { usePolling } from '~/utils/polling'
 import { fetchRpc, postRpc } from '~/utils/rpc-client'
+import { withSearchParams } from '~/utils/search-params'
 
 /**
  * Mention toasts (docs/product-rules.md §3, §4): while signed in, the page asks every 3 s for the
@@ -102,11 +103,7 @@ export function mentionStore(storage: () => MentionStore): MentionStore {
 
 /** The current page with the task's modal open (`?task=`), leaving the previous modal's views. */
 export function taskHref(location: { pathname: string; search: string }, taskId: string) {
-  const params = new URLSearchParams(location.search)
-  params.delete('view')
-  params.delete('comment')
-  params.set('task', taskId)
-  return `${location.pathname}?${params}`
+  return withSearchParams(location, { view: null, comment: null, task: taskId })
 }
 
 /** The unread mentions as one value, to tell whether they changed between two polls. */
@@ -141,7 +138,7 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
   }
 
   usePolling(async (signal) => {
-    const unread = await fetchRpc<Mention[]>('comments/getMentionNotifications', undefined, { signal })
+    const unread = await fetchRpc('comments/getMentionNotifications', undefined, { signal })
     // The header's badge comes with the page's data: when the unread mentions change (one arrives,
     // one is read in another tab), load it again. The first poll compares with the badge, which
     // may be older than the page's scripts.

@@ -1,6 +1,6 @@
-import { Form, useNavigation } from 'react-router'
+import { useNavigation } from 'react-router'
 import { type OAuthProvider, oauthStartPath, PROVIDER_NAMES } from '~/auth/oauth-providers'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { buttonClasses } from '~/components/ui/button'
 
 /**
@@ -19,14 +19,13 @@ export function OAuthButtons({ providers, redirect }: { providers: OAuthProvider
         const isPending = navigation.state !== 'idle' && navigation.formAction === action
         const name = PROVIDER_NAMES[provider]
         return (
-          <Form key={provider} method="post" action={action}>
-            <CsrfInput />
+          <ActionForm key={provider} action={action}>
             {redirect ? <input type="hidden" name="redirect" value={redirect} /> : null}
             {/* Not disabled while pending: after Back from the provider the page may come back as it was left. */}
             <button type="submit" className={buttonClasses('outline', 'default', 'w-full')}>
               {isPending ? `Opening ${name}…` : `Continue with ${name}`}
             </button>
-          </Form>
+          </ActionForm>
         )
       })}
     </div>

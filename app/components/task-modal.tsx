@@ -8,16 +8,17 @@ import {
   useRef,
   useState,
 } from 'react'
-import { Form, Link, useFetcher, useLocation, useNavigate } from 'react-router'
+import { Link, useFetcher, useLocation, useNavigate } from 'react-router'
+import { ActionForm } from '~/components/action-form'
 import type { Discussion } from '~/components/comments/comments-section'
-import { CsrfInput } from '~/components/csrf-input'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Input, Label } from '~/components/ui/input'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import type { TaskView } from '~/services/tasks.server'
 import { cn } from '~/utils/cn'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
+import { withSearchParams } from '~/utils/search-params'
 
 export type TaskModalData =
   | { error: string; taskId: string }
@@ -32,20 +33,11 @@ export type TaskModalData =
 
 /** The current URL without the modal's parameters: where closing goes. */
 function useCloseHref() {
-  const location = useLocation()
-  const params = new URLSearchParams(location.search)
-  params.delete('task')
-  params.delete('view')
-  const search = params.toString()
-  return location.pathname + (search ? `?${search}` : '')
+  return withSearchParams(useLocation(), { task: null, view: null })
 }
 
 function useHrefWith(view: string | null) {
-  const location = useLocation()
-  const params = new URLSearchParams(location.search)
-  if (view) params.set('view', view)
-  else params.delete('view')
-  return `${location.pathname}?${params}`
+  return withSearchParams(useLocation(), { view })
 }
 
 /**
@@ -315,21 +307,16 @@ function TaskActionForm({
   className?: string
 }) {
   const fetcher = useFetcher<{ error?: string }>()
-  const submitOnce = useSubmitOnce(fetcher)
-  const location = useLocation()
   return (
-    <fetcher.Form method="post" action="/task/actions" className={className} onSubmit={submitOnce()}>
-      <CsrfInput />
-      <input type="hidden" name="intent" value={intent} />
+    <ActionForm fetcher={fetcher} action="/task/actions" intent={intent} redirectTo className={className}>
       <input type="hidden" name="taskId" value={taskId} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {children(fetcher.state !== 'idle')}
       {fetcher.data?.error ? (
         <p role="alert" className="text-sm text-destructive">
           {fetcher.data.error}
         </p>
       ) : null}
-    </fetcher.Form>
+    </ActionForm>
   )
 }
 
@@ -417,15 +404,10 @@ function ShareForm({ task }: { task: TaskView }) {
 
 function EditTask({ task }: { task: TaskView }) {
   const cancelHref = useHrefWith(null)
-  const location = useLocation()
   const isPending = useIsPending({ formAction: '/task/actions', intent: 'update' })
-  const submitOnce = useSubmitOnce()
   return (
-    <Form method="post" action="/task/actions" className="flex flex-col gap-4" onSubmit={submitOnce()}>
-      <CsrfInput />
-      <input type="hidden" name="intent" value="update" />
+    <ActionForm action="/task/actions" intent="update" redirectTo className="flex flex-col gap-4">
       <input type="hidden" name="taskId" value={task.id} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <div className="flex flex-col gap-2">
         <Label htmlFor="edit-text">Title</Label>
         <Input id="edit-text" name="text" defaultValue={task.text} required minLength={3} maxLength={200} />
@@ -467,7 +449,7 @@ function EditTask({ task }: { task: TaskView }) {
           Cancel
         </Link>
       </div>
-    </Form>
+    </ActionForm>
   )
 }
 
@@ -505,15 +487,10 @@ function SelectField({
 
 function ConfirmDelete({ task }: { task: TaskView }) {
   const cancelHref = useHrefWith(null)
-  const location = useLocation()
   const isPending = useIsPending({ formAction: '/task/actions', intent: 'delete' })
-  const submitOnce = useSubmitOnce()
   return (
-    <Form method="post" action="/task/actions" className="flex flex-col gap-4" onSubmit={submitOnce()}>
-      <CsrfInput />
-      <input type="hidden" name="intent" value="delete" />
+    <ActionForm action="/task/actions" intent="delete" redirectTo className="flex flex-col gap-4">
       <input type="hidden" name="taskId" value={task.id} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <p>
         Delete <strong>{task.text}</strong>?
         {task.subtaskCount > 0
@@ -529,6 +506,6 @@ function ConfirmDelete({ task }: { task: TaskView }) {
           Cancel
         </Link>
       </div>
-    </Form>
+    </ActionForm>
   )
 }

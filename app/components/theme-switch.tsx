@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react'
-import { useFetcher, useLocation } from 'react-router'
+import { useFetcher } from 'react-router'
+import { ActionForm } from '~/components/action-form'
 import { THEME_STORAGE_KEY, type Theme } from '~/theme'
 
 /** Flips light/dark. A real form (works without JavaScript); with JavaScript it switches at once. */
 export function ThemeSwitch({ serverTheme }: { serverTheme: Theme | null }) {
   const fetcher = useFetcher()
-  const location = useLocation()
   // The server may not know the system preference; after hydration the <html> class does.
   const [theme, setTheme] = useState<Theme>(serverTheme ?? 'light')
   useEffect(() => {
@@ -14,16 +14,16 @@ export function ThemeSwitch({ serverTheme }: { serverTheme: Theme | null }) {
   const next: Theme = theme === 'dark' ? 'light' : 'dark'
 
   return (
-    <fetcher.Form
-      method="post"
+    <ActionForm
+      fetcher={fetcher}
       action="/resources/theme"
+      redirectTo
       onSubmit={() => {
         applyTheme(next)
         setTheme(next)
       }}
     >
       <input type="hidden" name="theme" value={next} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <button
         type="submit"
         className="inline-flex size-9 items-center justify-center rounded-md hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
@@ -33,7 +33,7 @@ export function ThemeSwitch({ serverTheme }: { serverTheme: Theme | null }) {
       >
         {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
       </button>
-    </fetcher.Form>
+    </ActionForm>
   )
 }
 

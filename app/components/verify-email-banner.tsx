@@ -1,8 +1,8 @@
-import { Form, useLocation, useRouteLoaderData } from 'react-router'
-import { CsrfInput } from '~/components/csrf-input'
+import { useLocation, useRouteLoaderData } from 'react-router'
+import { ActionForm } from '~/components/action-form'
 import { StatusButton } from '~/components/ui/button'
 import type { loader as rootLoader } from '~/root'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 
 /** The toast title of a resent link; the banner and the page show it without JavaScript too. */
 export const VERIFICATION_SENT = 'Verification e-mail sent'
@@ -17,7 +17,6 @@ const ACTION = '/email/request-verification'
 export function VerifyEmailBanner() {
   const location = useLocation()
   const isSending = useIsPending({ formAction: ACTION })
-  const submitOnce = useSubmitOnce()
   const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
   if (location.pathname.startsWith('/email/')) return null
   const isSent = toast?.title === VERIFICATION_SENT
@@ -34,13 +33,11 @@ export function VerifyEmailBanner() {
             {toast.description ?? toast.title}
           </p>
         ) : (
-          <Form method="post" action={ACTION} onSubmit={submitOnce()}>
-            <CsrfInput />
-            <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+          <ActionForm action={ACTION} redirectTo>
             <StatusButton isPending={isSending} pendingText="Sending…" size="sm" variant="outline">
               Resend verification e-mail
             </StatusButton>
-          </Form>
+          </ActionForm>
         )}
       </div>
     </aside>

@@ -1,6 +1,6 @@
 import { Link, useFetcher, useFetchers } from 'react-router'
 import { requireUser } from '~/auth/context.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { RelativeTime } from '~/components/relative-time'
 import { Alert } from '~/components/ui/alert'
@@ -156,7 +156,8 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
 function MarkReadForm({ mention }: { mention: InboxMention }) {
   return (
     <InboxForm
-      fields={{ intent: 'mark-read', notificationId: mention.id }}
+      intent="mark-read"
+      fields={{ notificationId: mention.id }}
       label="Mark as read"
       pendingLabel="Marking…"
       // Which mention, for screen readers: every line has a button of the same visible text.
@@ -169,7 +170,8 @@ function MarkReadForm({ mention }: { mention: InboxMention }) {
 function MarkAllReadForm({ upTo }: { upTo: string }) {
   return (
     <InboxForm
-      fields={{ intent: 'mark-all-read', upTo }}
+      intent="mark-all-read"
+      fields={{ upTo }}
       label="Mark all as read"
       pendingLabel="Marking all…"
     />
@@ -181,12 +183,14 @@ function MarkAllReadForm({ upTo }: { upTo: string }) {
  * shows it is pending and cannot be sent twice, and whose redirect brings the toast.
  */
 function InboxForm({
+  intent,
   fields,
   label,
   pendingLabel,
   context,
   size,
 }: {
+  intent: 'mark-read' | 'mark-all-read'
   fields: Record<string, string>
   label: string
   pendingLabel: string
@@ -196,8 +200,7 @@ function InboxForm({
   const fetcher = useFetcher<typeof action>()
   const isPending = fetcher.state !== 'idle'
   return (
-    <fetcher.Form method="post" action={INBOX_PATH} preventScrollReset>
-      <CsrfInput />
+    <ActionForm fetcher={fetcher} action={INBOX_PATH} intent={intent} preventScrollReset>
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -206,7 +209,7 @@ function InboxForm({
         {context ? <span className="sr-only">{context}</span> : null}
       </Button>
       <FetcherError error={fetcher.data?.error} />
-    </fetcher.Form>
+    </ActionForm>
   )
 }
 

@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useFetcher } from 'react-router'
+import { data, redirect, useFetcher } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
+import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
-import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { StatusButton } from '~/components/ui/button'
@@ -27,7 +27,7 @@ import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/menti
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/settings'
@@ -194,7 +194,6 @@ function ProfileSection({
   actionData: ActionData
 }) {
   const isPending = useIsPending({ intent: 'update-profile' })
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'update-profile',
     lastResult: resultFor(actionData, 'update-profile'),
@@ -204,28 +203,20 @@ function ProfileSection({
   })
   return (
     <Section title="Profile" description="Your name and picture, as others see them on tasks and comments.">
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
-        <input type="hidden" name="intent" value="update-profile" />
+      <ActionForm intent="update-profile" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Name" meta={fields.name} autoComplete="name" />
         <Field label="Image URL" meta={fields.image} type="url" placeholder="https://…" />
         <StatusButton isPending={isPending} pendingText="Saving…" className="self-start">
           Save profile
         </StatusButton>
-      </Form>
+      </ActionForm>
     </Section>
   )
 }
 
 function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; actionData: ActionData }) {
   const isPending = useIsPending({ intent: 'change-password' })
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'change-password',
     lastResult: resultFor(actionData, 'change-password'),
@@ -241,14 +232,7 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
           : 'You sign in with GitHub or Google. Set a password to sign in with your e-mail too.'
       }
     >
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
-        <input type="hidden" name="intent" value="change-password" />
+      <ActionForm intent="change-password" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         {hasPassword ? (
           <Field
@@ -268,7 +252,7 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
         <StatusButton isPending={isPending} pendingText="Saving…" className="self-start">
           {hasPassword ? 'Change password' : 'Set password'}
         </StatusButton>
-      </Form>
+      </ActionForm>
     </Section>
   )
 }
@@ -281,9 +265,13 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
       title="Notifications"
       description="Mentions always wait in your notifications, behind the bell at the top of every page. While you are away, they can reach you by e-mail too: several in one e-mail, a few minutes after the first."
     >
-      <fetcher.Form method="post" action="/settings" className="flex flex-col gap-4" preventScrollReset>
-        <CsrfInput />
-        <input type="hidden" name="intent" value="mention-emails" />
+      <ActionForm
+        fetcher={fetcher}
+        action="/settings"
+        intent="mention-emails"
+        className="flex flex-col gap-4"
+        preventScrollReset
+      >
         <label className="flex items-center gap-3 text-sm">
           {/* Keyed by the saved value, so the box shows it again after saving. */}
           <input
@@ -299,7 +287,7 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
         <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" className="self-start">
           Save notification settings
         </StatusButton>
-      </fetcher.Form>
+      </ActionForm>
     </Section>
   )
 }
@@ -351,11 +339,8 @@ function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; act
 
 function RevokeSessionForm({ session }: { session: SessionRow }) {
   const isPending = useIsPending({ intent: 'revoke-session', fields: { sessionId: session.id } })
-  const submitOnce = useSubmitOnce()
   return (
-    <Form method="post" onSubmit={submitOnce()}>
-      <CsrfInput />
-      <input type="hidden" name="intent" value="revoke-session" />
+    <ActionForm intent="revoke-session">
       <input type="hidden" name="sessionId" value={session.id} />
       <StatusButton
         isPending={isPending}
@@ -366,7 +351,7 @@ function RevokeSessionForm({ session }: { session: SessionRow }) {
       >
         Revoke
       </StatusButton>
-    </Form>
+    </ActionForm>
   )
 }
 
@@ -381,21 +366,17 @@ function SessionsForm({
   children: React.ReactNode
 }) {
   const isPending = useIsPending({ intent })
-  const submitOnce = useSubmitOnce()
   return (
-    <Form method="post" onSubmit={submitOnce()}>
-      <CsrfInput />
-      <input type="hidden" name="intent" value={intent} />
+    <ActionForm intent={intent}>
       <StatusButton isPending={isPending} pendingText="Signing out…" variant="outline" disabled={disabled}>
         {children}
       </StatusButton>
-    </Form>
+    </ActionForm>
   )
 }
 
 function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; actionData: ActionData }) {
   const isPending = useIsPending({ intent: 'delete-account' })
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'delete-account',
     lastResult: resultFor(actionData, 'delete-account'),
@@ -406,14 +387,7 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
       title="Delete account"
       description="Deletes your account with its tasks, comments and chats. This cannot be undone."
     >
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
-        <input type="hidden" name="intent" value="delete-account" />
+      <ActionForm intent="delete-account" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         {hasPassword ? (
           <Field
@@ -437,7 +411,7 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
         >
           Delete my account
         </StatusButton>
-      </Form>
+      </ActionForm>
     </Section>
   )
 }

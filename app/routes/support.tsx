@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ReactElement } from 'react'
-import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
+import { data, Link, useNavigation, useRouteLoaderData } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor } from '~/auth/context.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { MailIcon } from '~/components/marketing/icons'
 import { StatusButton } from '~/components/ui/button'
@@ -17,7 +17,7 @@ import { sendSupportMessage } from '~/services/support.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/support'
 import { SupportMessageSchema } from './support.schema'
@@ -87,7 +87,6 @@ function withWait(error: DomainError) {
 export default function Support({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const isSending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast
   const sent = toast?.title === MESSAGE_SENT ? toast : null
 
@@ -139,18 +138,15 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">All fields are required.</p>
 
-        <Form
-          method="post"
+        <ActionForm
           action="/support"
           {...getFormProps(form)}
-          onSubmit={submitOnce(form.onSubmit)}
           // Our messages, in both modes, instead of the browser's built-in bubbles.
           noValidate
           // A fresh, empty form after each message sent.
           key={sent?.id ?? 'support-message'}
           className="mt-6 space-y-5"
         >
-          <CsrfInput />
           {form.errors ? (
             <p
               id={form.errorId}
@@ -186,7 +182,7 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
           <StatusButton isPending={isSending} pendingText="Sending…" size="lg" className="w-full sm:w-auto">
             Send message
           </StatusButton>
-        </Form>
+        </ActionForm>
       </section>
     </main>
   )

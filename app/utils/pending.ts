@@ -58,15 +58,22 @@ export function useIsPending({ formAction, ...expected }: ExpectedSubmission = {
 
 type SubmitTarget = HTMLFormElement | HTMLButtonElement | HTMLInputElement
 
+/** What a `<Form>` passes on to its submission, so a form submitted once passes it too. */
+export type SubmitOnceOptions = { preventScrollReset?: boolean }
+
 /**
  * The `onSubmit` of a form whose button shows its pending state. It submits as `<Form>` (or a
  * fetcher's form, given its `submit`) would, but commits the pending state at once (`flushSync`)
  * rather than in a transition, so the button is disabled before a second click or Enter can send
  * the form again. A form's own `onSubmit` (conform's validation) runs first and may stop it.
+ * `<ActionForm>` submits this way; `options` carry the form's own `preventScrollReset`.
  */
-export function useSubmitOnce(fetcher?: {
-  submit: (target: SubmitTarget, options: { flushSync: boolean }) => Promise<void>
-}) {
+export function useSubmitOnce(
+  fetcher?: {
+    submit: (target: SubmitTarget, options: { flushSync: boolean } & SubmitOnceOptions) => Promise<void>
+  },
+  options: SubmitOnceOptions = {},
+) {
   const navigate = useSubmit()
   const submit = fetcher?.submit ?? navigate
   return (onSubmit?: FormEventHandler<HTMLFormElement>) => (event: FormEvent<HTMLFormElement>) => {
@@ -78,6 +85,6 @@ export function useSubmitOnce(fetcher?: {
       submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement
         ? submitter
         : event.currentTarget
-    void submit(target, { flushSync: true })
+    void submit(target, { ...options, flushSync: true })
   }
 }

@@ -1,5 +1,7 @@
 import { createORPCErrorFromJson, isORPCErrorJson, ORPCError } from '@orpc/client'
 import { getMalformedResponseErrorCode, StandardRPCJsonSerializer } from '@orpc/client/standard'
+import type { AnyProcedure, InferRouterInputs, InferRouterOutputs } from '@orpc/server'
+import type { Router } from '~/rpc/router.server'
 
 /**
  * Calls to /api/rpc from the page, for what polls or fires outside a form (mentions, the live
@@ -8,7 +10,8 @@ import { getMalformedResponseErrorCode, StandardRPCJsonSerializer } from '@orpc/
  * decoded from `{json, meta}`, failures thrown as `ORPCError` with their code and status — built
  * on oRPC's own serializer, without the link machinery a poller never uses (about 3 KB of gzip
  * instead of 8 on every page). A procedure is named by its path: `comments/getComments` (or
- * `comments.getComments`).
+ * `comments.getComments`), and its input and output types are the router's own. They come from a
+ * type-only import of the router, which the build erases: no server code reaches the page.
  */
 
 export const RPC_PATH = '/api/rpc'
@@ -22,6 +25,30 @@ const MAX_URL_LENGTH = 2083
 const serializer = new StandardRPCJsonSerializer()
 
 type CallOptions = { signal?: AbortSignal }
+
+/** Every procedure's path: 'healthCheck', 'task/get', 'comments/getComments', … */
+type PathsOf<T> = {
+  [K in keyof T & string]: T[K] extends AnyProcedure ? K : `${K}/${PathsOf<T[K]>}`
+}[keyof T & string]
+type Dotted<P extends string> = P extends `${infer Head}/${infer Rest}` ? `${Head}.${Dotted<Rest>}` : P
+type Slashed<P extends string> = P extends `${infer Head}.${infer Rest}` ? `${Head}/${Slashed<Rest>}` : P
+type At<T, P extends string> = P extends `${infer Head}/${infer Rest}`
+  ? Head extends keyof T
+    ? At<T[Head], Rest>
+    : never
+  : P extends keyof T
+    ? T[P]
+    : never
+
+export type ProcedurePath = PathsOf<Router> | Dotted<PathsOf<Router>>
+export type RpcInput<P extends ProcedurePath> = At<InferRouterInputs<Router>, Slashed<P>>
+export type RpcOutput<P extends ProcedurePath> = At<InferRouterOutputs<Router>, Slashed<P>>
+
+/** The input, which a procedure that takes none lets the caller leave out. */
+type ReadArgs<P extends ProcedurePath> =
+  undefined extends RpcInput<P>
+    ? [input?: RpcInput<P>, options?: CallOptions]
+    : [input: RpcInput<P>, options?: CallOptions]
 type Serialized = { json?: unknown; meta?: Parameters<StandardRPCJsonSerializer['deserialize']>[1] }
 
 function encode(input: unknown): string {
@@ -78,25 +105,28 @@ async function call<T>(
 }
 
 /** A read procedure by GET (by POST if its input makes the URL too long; reads need no token). */
-export function fetchRpc<T>(path: string, input?: unknown, options: CallOptions = {}): Promise<T> {
-  return call<T>('GET', path, input, {}, options.signal)
+export function fetchRpc<P extends ProcedurePath>(
+  path: P,
+  ...[input, options = {}]: ReadArgs<P>
+): Promise<RpcOutput<P>> {
+  return call<RpcOutput<P>>('GET', path, input, {}, options.signal)
 }
 
 /**
  * A mutation by POST with the page's CSRF token. A token outlives neither its hour nor a new
  * session; a page left open that long gets a fresh one from /api/csrf and tries once more.
  */
-export async function postRpc<T>(
-  path: string,
-  input: unknown,
+export async function postRpc<P extends ProcedurePath>(
+  path: P,
+  input: RpcInput<P>,
   options: CallOptions & { csrfToken: string },
-): Promise<T> {
+): Promise<RpcOutput<P>> {
   try {
-    return await call<T>('POST', path, input, { [CSRF_HEADER]: options.csrfToken }, options.signal)
+    return await call<RpcOutput<P>>('POST', path, input, { [CSRF_HEADER]: options.csrfToken }, options.signal)
   } catch (error) {
     if (!isInvalidCsrf(error)) throw error
     const csrfToken = await freshCsrfToken(options.signal)
-    return call<T>('POST', path, input, { [CSRF_HEADER]: csrfToken }, options.signal)
+    return call<RpcOutput<P>>('POST', path, input, { [CSRF_HEADER]: csrfToken }, options.signal)
   }
 }
 

@@ -1,14 +1,14 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { authenticateWithPassword } from '~/auth/authenticator.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
 import { keepRetryAfter } from '~/routes/refusals.server'
 import { SignInSchema } from '~/services/account-schemas'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import type { Route } from './+types/login'
 import { AuthCard } from './auth-card'
 import { loadAuthPage, submitAuthForm } from './auth-page.server'
@@ -30,7 +30,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'login',
     lastResult: actionData?.result,
@@ -62,13 +61,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           <OAuthDivider />
         </>
       ) : null}
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
@@ -81,7 +74,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <StatusButton isPending={isPending} pendingText="Signing in…">
           Sign in
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }

@@ -1,14 +1,14 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { authenticateNewAccount } from '~/auth/authenticator.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
 import { keepRetryAfter } from '~/routes/refusals.server'
 import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/services/account-schemas'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import type { Route } from './+types/signup'
 import { AuthCard } from './auth-card'
 import { loadAuthPage, submitAuthForm } from './auth-page.server'
@@ -34,7 +34,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'signup',
     lastResult: actionData?.result,
@@ -65,13 +64,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           <OAuthDivider />
         </>
       ) : null}
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Name" meta={fields.name} autoComplete="name" autoFocus />
@@ -86,7 +79,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <StatusButton isPending={isPending} pendingText="Creating account…">
           Create account
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }

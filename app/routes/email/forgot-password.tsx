@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor } from '~/auth/context.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
@@ -15,7 +15,7 @@ import { keepRetryAfter, replyWithError } from '~/routes/refusals.server'
 import { ForgotPasswordSchema } from '~/services/account-schemas'
 import { requestPasswordReset } from '~/services/accounts.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import type { Route } from './+types/forgot-password'
 
 /** The one answer, whether or not the address has an account: nothing to learn from it. */
@@ -51,7 +51,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
@@ -93,20 +92,13 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         </>
       }
     >
-      <Form
-        method="post"
-        action="/email/forgot-password"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm action="/email/forgot-password" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
         <StatusButton isPending={isPending} pendingText="Sending…">
           Send reset link
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }

@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
 import { Alert } from '~/components/ui/alert'
@@ -16,7 +16,7 @@ import { ReturnAddressSchema } from '~/services/account-schemas'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import { safeRedirect } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/request-verification'
@@ -57,7 +57,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 export default function RequestVerification({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form] = useForm({
     id: 'request-verification',
     lastResult: actionData?.result,
@@ -87,18 +86,12 @@ export default function RequestVerification({ loaderData, actionData }: Route.Co
         </>
       }
     >
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <StatusButton isPending={isPending} pendingText="Sending…">
           Send a new verification link
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }

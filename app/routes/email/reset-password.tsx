@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { csrfTokenFor } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { Alert } from '~/components/ui/alert'
@@ -17,7 +17,7 @@ import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/services/account-sch
 import { INVALID_RESET_LINK, resetPassword } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import type { Route } from './+types/reset-password'
 
 const MISSING_RESET_TOKEN = 'The password reset link is missing its token.'
@@ -72,7 +72,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult: actionData?.result,
@@ -106,13 +105,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       title="Choose a new password"
       description="Setting it signs you out everywhere; then sign in with the new password."
     >
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.token.name} value={loaderData.token} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field
@@ -132,7 +125,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <StatusButton isPending={isPending} pendingText="Saving…">
           Set new password
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }

@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { csrfTokenFor, getUser } from '~/auth/context.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
@@ -14,7 +14,7 @@ import { replyWithError } from '~/routes/refusals.server'
 import { INVALID_VERIFICATION_LINK, verifyEmail } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/verify-email'
 
@@ -74,7 +74,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'verify-email',
     lastResult: actionData?.result,
@@ -120,19 +119,13 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
       title="Verify your e-mail address"
       description="One click confirms that the address this link was sent to is yours."
     >
-      <Form
-        method="post"
-        className="flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.token.name} value={loaderData.token} />
         <ErrorList id={form.errorId} errors={form.errors} />
         <StatusButton isPending={isPending} pendingText="Verifying…">
           Verify e-mail address
         </StatusButton>
-      </Form>
+      </ActionForm>
     </AuthCard>
   )
 }

@@ -7,6 +7,7 @@ import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
+import { withSearchParams } from '~/utils/search-params'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/actions'
 
@@ -76,17 +77,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 /** Where to go after a delete: the same page, without the task that no longer exists. */
 function withoutTask(path: string) {
-  const url = new URL(path, 'http://local')
-  url.searchParams.delete('task')
-  url.searchParams.delete('view')
-  return url.pathname + url.search
+  return withSearchParams(path, { task: null, view: null })
 }
 
 /** After a change, the modal shows the task again rather than the form. */
 function withoutEditing(path: string) {
-  const url = new URL(path, 'http://local')
-  url.searchParams.delete('view')
-  return url.pathname + url.search
+  return withSearchParams(path, { view: null })
 }
 
 /**

@@ -13,6 +13,7 @@ import { addComment, deleteComment, toggleReaction, updateComment } from '~/serv
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
+import { withSearchParams } from '~/utils/search-params'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/comments'
 
@@ -46,9 +47,6 @@ export function addedToast(notified: number) {
 }
 export const UPDATED_TOAST = 'Comment updated successfully! ✏️'
 export const DELETED_TOAST = 'Comment deleted successfully! 🗑️'
-
-/** The params of the comment views that work without JavaScript (reply, edit, delete). */
-export const COMMENT_VIEW_PARAMS = ['view', 'comment'] as const
 
 export type CommentActionData = { error: string; detail: string; back: string }
 
@@ -90,9 +88,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 /** After a change, the modal shows the discussion again rather than the reply or edit form. */
 function withoutCommentView(path: string) {
-  const target = new URL(path, 'http://local')
-  for (const param of COMMENT_VIEW_PARAMS) target.searchParams.delete(param)
-  return target.pathname + target.search
+  return withSearchParams(path, { view: null, comment: null })
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useFetcher, useLocation, useNavigation } from 'react-router'
 import { requireUser } from '~/auth/context.server'
-import { CsrfInput } from '~/components/csrf-input'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
@@ -22,7 +22,8 @@ import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-
 import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending, useSubmitOnce } from '~/utils/pending'
+import { useIsPending } from '~/utils/pending'
+import { withSearchParams } from '~/utils/search-params'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
 
@@ -186,12 +187,14 @@ function TaskRow({ task }: { task: TaskView }) {
   const fetcher = useFetcher()
   // Optimistic: while the change is on its way, the row already shows the new status.
   const status = (fetcher.formData?.get('status') as string | null) ?? task.status
-  const params = new URLSearchParams(location.search)
-  params.set('task', task.id)
   return (
     <li className="flex flex-wrap items-center gap-3 p-3" data-testid="task-row">
       <div className="min-w-0 flex-1">
-        <Link to={`?${params}`} preventScrollReset className="font-medium break-words hover:underline">
+        <Link
+          to={withSearchParams(location, { task: task.id })}
+          preventScrollReset
+          className="font-medium break-words hover:underline"
+        >
           {task.text}
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
@@ -209,11 +212,14 @@ function TaskRow({ task }: { task: TaskView }) {
           <span>by {task.ownerName}</span>
         </div>
       </div>
-      <fetcher.Form method="post" action="/task/actions" className="flex items-center gap-2">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="set-status" />
+      <ActionForm
+        fetcher={fetcher}
+        action="/task/actions"
+        intent="set-status"
+        redirectTo
+        className="flex items-center gap-2"
+      >
         <input type="hidden" name="taskId" value={task.id} />
-        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
         <label className="sr-only" htmlFor={`status-${task.id}`}>
           Status of {task.text}
         </label>
@@ -235,19 +241,14 @@ function TaskRow({ task }: { task: TaskView }) {
             Save
           </Button>
         </noscript>
-      </fetcher.Form>
+      </ActionForm>
     </li>
   )
 }
 
 function Pager({ page, pageCount, total }: { page: number; pageCount: number; total: number }) {
   const location = useLocation()
-  const hrefFor = (target: number) => {
-    const params = new URLSearchParams(location.search)
-    params.set('page', String(target))
-    params.delete('task')
-    return `?${params}`
-  }
+  const hrefFor = (target: number) => withSearchParams(location, { page: String(target), task: null })
   return (
     <nav aria-label="My tasks pages" className="mt-3 flex items-center justify-between text-sm">
       <span className="text-muted-foreground">
@@ -278,7 +279,6 @@ function CreateTask({
 }) {
   const navigation = useNavigation()
   const isPending = useIsPending({ formAction: '/task' })
-  const submitOnce = useSubmitOnce()
   const [form, fields] = useForm({
     id: 'create-task',
     lastResult: navigation.state === 'idle' ? result : undefined,
@@ -292,14 +292,7 @@ function CreateTask({
       <h2 id="create-task-title" className="text-lg font-semibold">
         New task
       </h2>
-      <Form
-        method="post"
-        action="/task"
-        className="mt-4 flex flex-col gap-4"
-        {...getFormProps(form)}
-        onSubmit={submitOnce(form.onSubmit)}
-      >
-        <CsrfInput />
+      <ActionForm action="/task" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Title" meta={fields.text} placeholder="What needs doing?" />
         <div className="flex flex-col gap-2">
@@ -369,7 +362,7 @@ function CreateTask({
         <StatusButton isPending={isPending} pendingText="Creating…">
           Create task
         </StatusButton>
-      </Form>
+      </ActionForm>
     </section>
   )
 }
