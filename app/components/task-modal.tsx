@@ -12,10 +12,12 @@ import { Form, Link, useFetcher, useLocation, useNavigate } from 'react-router'
 import type { Discussion } from '~/components/comments/comments-section'
 import { CsrfInput } from '~/components/csrf-input'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { plainTaskFields, TaskForm } from '~/components/task-form'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
-import { Input, Label } from '~/components/ui/input'
+import { Label } from '~/components/ui/label'
+import { Select } from '~/components/ui/select'
+import { Textarea } from '~/components/ui/textarea'
 import type { TaskView } from '~/services/tasks.server'
-import { cn } from '~/utils/cn'
 import { useIsPending, useSubmitOnce } from '~/utils/pending'
 
 export type TaskModalData =
@@ -342,18 +344,13 @@ function StatusForm({ task }: { task: TaskView }) {
         <>
           <div className="flex flex-col gap-1">
             <Label htmlFor="task-modal-status">Status</Label>
-            <select
-              id="task-modal-status"
-              name="status"
-              defaultValue={task.status}
-              className="h-9 rounded-md border bg-background px-2 text-sm"
-            >
+            <Select id="task-modal-status" name="status" defaultValue={task.status}>
               {STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {status}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           <StatusButton isPending={isPending} pendingText="Updating…" size="sm" variant="outline">
             Update status
@@ -385,13 +382,12 @@ function ShareForm({ task }: { task: TaskView }) {
       {(isPending) => (
         <>
           <Label htmlFor="task-modal-share">Share with (e-mail addresses)</Label>
-          <textarea
+          <Textarea
             id="task-modal-share"
             name="sharedWith"
             rows={2}
             defaultValue={task.sharedWith.join('\n')}
             placeholder="grace@example.com"
-            className="rounded-md border bg-background px-3 py-2 text-sm"
           />
           {task.sharedWith.length > 0 ? (
             <ul className="flex flex-wrap gap-1 text-xs text-muted-foreground" aria-label="Shared with">
@@ -428,39 +424,7 @@ function EditTask({ task }: { task: TaskView }) {
       <input type="hidden" name="intent" value="update" />
       <input type="hidden" name="taskId" value={task.id} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-text">Title</Label>
-        <Input id="edit-text" name="text" defaultValue={task.text} required minLength={3} maxLength={200} />
-      </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-details">Details</Label>
-        <textarea
-          id="edit-details"
-          name="details"
-          defaultValue={task.details ?? ''}
-          maxLength={500}
-          rows={3}
-          className="rounded-md border bg-background px-3 py-2 text-sm"
-        />
-      </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-ref">Reference link</Label>
-        <Input id="edit-ref" name="refLink" type="url" defaultValue={task.refLink ?? ''} />
-      </div>
-      <div className="grid grid-cols-3 gap-3">
-        <SelectField
-          id="edit-priority"
-          name="priority"
-          label="Priority"
-          value={task.priority}
-          options={PRIORITIES}
-        />
-        <SelectField id="edit-status" name="status" label="Status" value={task.status} options={STATUSES} />
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="edit-hrs">Hours</Label>
-          <Input id="edit-hrs" name="hrs" type="number" min={1} max={8} step={1} defaultValue={task.hrs} />
-        </div>
-      </div>
+      <TaskForm fields={plainTaskFields('edit', task)} priorities={PRIORITIES} statuses={STATUSES} />
       <div className="flex gap-2">
         <StatusButton isPending={isPending} pendingText="Saving…">
           Save
@@ -470,38 +434,6 @@ function EditTask({ task }: { task: TaskView }) {
         </Link>
       </div>
     </Form>
-  )
-}
-
-function SelectField({
-  id,
-  name,
-  label,
-  value,
-  options,
-}: {
-  id: string
-  name: string
-  label: string
-  value: string
-  options: readonly string[]
-}) {
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        className={cn('h-9 rounded-md border bg-background px-2 text-sm')}
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    </div>
   )
 }
 

@@ -15,6 +15,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
 import { StatusButton } from '~/components/ui/button'
+import { Checkbox } from '~/components/ui/checkbox'
 import { database } from '~/db/client.server'
 import {
   changePassword,
@@ -289,18 +290,15 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
       <fetcher.Form method="post" action="/settings" className="flex flex-col gap-4" preventScrollReset>
         <CsrfInput />
         <input type="hidden" name="intent" value="mention-emails" />
-        <label className="flex items-center gap-3 text-sm">
-          {/* Keyed by the saved value, so the box shows it again after saving. */}
-          <input
-            key={String(emailOnMention)}
-            type="checkbox"
-            name="emailOnMention"
-            value="on"
-            defaultChecked={emailOnMention}
-            className="size-4 accent-primary"
-          />
-          E-mail me when I'm mentioned
-        </label>
+        {/* Keyed by the saved value, so the box shows it again after saving. */}
+        <Checkbox
+          key={String(emailOnMention)}
+          name="emailOnMention"
+          value="on"
+          defaultChecked={emailOnMention}
+          label="E-mail me when I'm mentioned"
+          className="gap-3"
+        />
         <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" className="self-start">
           Save notification settings
         </StatusButton>
