@@ -13,6 +13,7 @@ import type { Discussion } from '~/components/comments/comments-section'
 import { CsrfInput } from '~/components/csrf-input'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { plainTaskFields, TaskForm } from '~/components/task-form'
+import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { Select } from '~/components/ui/select'
@@ -392,9 +393,9 @@ function ShareForm({ task }: { task: TaskView }) {
           {task.sharedWith.length > 0 ? (
             <ul className="flex flex-wrap gap-1 text-xs text-muted-foreground" aria-label="Shared with">
               {task.sharedWith.map((email, index) => (
-                <li key={email} className="rounded-full bg-muted px-2 py-0.5">
+                <Badge as="li" key={email} className="font-normal">
                   {task.sharedWithNames[index] ?? email}
-                </li>
+                </Badge>
               ))}
             </ul>
           ) : null}

@@ -4,6 +4,7 @@ import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { RelativeTime } from '~/components/relative-time'
 import { Alert } from '~/components/ui/alert'
+import { Badge } from '~/components/ui/badge'
 import { Button, type ButtonSize, buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { INBOX_PATH } from '~/inbox'
@@ -146,9 +147,9 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
             {`${mention.fromUserName} mentioned you on “${mention.taskText}”`}
           </Link>
           {isRead ? null : (
-            <span className="ml-2 rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground">
+            <Badge tone="primary" className="ml-2 font-medium">
               Unread
-            </span>
+            </Badge>
           )}
         </p>
         <p className="mt-1 text-sm break-words text-foreground">{mention.excerpt}</p>

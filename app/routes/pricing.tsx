@@ -1,6 +1,7 @@
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { CheckIcon } from '~/components/marketing/icons'
+import { Badge } from '~/components/ui/badge'
 import { buttonClasses } from '~/components/ui/button'
 import { clientConfig } from '~/env.server'
 import {
@@ -195,9 +196,9 @@ function PlanCard({
           {plan.name}
         </h2>
         {plan.isFeatured ? (
-          <span className="rounded-full bg-accent px-2.5 py-0.5 text-xs font-medium text-foreground">
+          <Badge tone="accent" className="px-2.5 font-medium">
             Most popular
-          </span>
+          </Badge>
         ) : null}
       </div>
       <p className="mt-1 text-sm text-muted-foreground">{plan.audience}</p>
@@ -214,9 +215,9 @@ function PlanCard({
           'Billed once a year'
         ) : discount > 0 ? (
           <>
-            <span className="mr-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
+            <Badge tone="emerald" className="mr-2">
               {discount}% off
-            </span>
+            </Badge>
             vs. <s>{formatPrice(yearlyEquivalentCents(plan))}</s> for {LIFETIME_REFERENCE_YEARS} years of
             yearly
           </>

@@ -14,6 +14,7 @@ import { Avatar } from '~/components/avatar'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
+import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
 import { database } from '~/db/client.server'
@@ -328,9 +329,9 @@ function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; act
               <p className="font-medium">
                 {session.device}
                 {session.isCurrent ? (
-                  <span className="ml-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs text-primary">
+                  <Badge tone="primary-soft" className="ml-2 font-normal">
                     This device
-                  </span>
+                  </Badge>
                 ) : null}
               </p>
               <p className="text-xs text-muted-foreground">
