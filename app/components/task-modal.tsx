@@ -15,6 +15,7 @@ import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-ba
 import { plainTaskFields, TaskForm } from '~/components/task-form'
 import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
 import { Label } from '~/components/ui/label'
 import { Select } from '~/components/ui/select'
 import { Textarea } from '~/components/ui/textarea'
@@ -140,19 +141,10 @@ export function TaskModal({
           <Link
             to={closeHref}
             preventScrollReset
-            className="inline-flex size-8 shrink-0 items-center justify-center rounded-md hover:bg-muted"
+            className={buttonClasses('ghost', 'icon-sm')}
             aria-label="Close"
           >
-            <svg
-              aria-hidden
-              viewBox="0 0 24 24"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
+            <Icon name="close" className="size-4" />
           </Link>
         </div>
         {notice}

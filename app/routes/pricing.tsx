@@ -1,8 +1,8 @@
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { CheckIcon } from '~/components/marketing/icons'
 import { Badge } from '~/components/ui/badge'
 import { buttonClasses } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
 import { clientConfig } from '~/env.server'
 import {
   BILLING_KINDS,
@@ -261,7 +261,7 @@ function PlanCard({
       <ul className="mt-4 space-y-2 text-sm" aria-label={`${plan.name} includes`}>
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-primary" />
+            <Icon name="check" className="mt-0.5 size-4 shrink-0 text-primary" />
             <span>{feature}</span>
           </li>
         ))}

@@ -6,8 +6,8 @@ import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor } from '~/auth/context.server'
 import { CsrfInput } from '~/components/csrf-input'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { MailIcon } from '~/components/marketing/icons'
 import { StatusButton } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
 import { Input } from '~/components/ui/input'
 import { Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
@@ -120,7 +120,7 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
             href={`mailto:${loaderData.supportEmail}`}
             className="mt-2 inline-flex items-center gap-2 font-medium text-primary underline-offset-4 hover:underline"
           >
-            <MailIcon className="size-5" />
+            <Icon name="mail" className="size-5" />
             {loaderData.supportEmail}
           </a>
         </div>
