@@ -5,7 +5,7 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { RelativeTime } from '~/components/relative-time'
 import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
-import { Button, type ButtonSize, buttonClasses } from '~/components/ui/button'
+import { type ButtonSize, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { INBOX_PATH } from '~/inbox'
 import { NotificationIdSchema } from '~/services/comment-schemas'
@@ -20,6 +20,7 @@ import {
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
+import { useSubmitOnce } from '~/utils/pending'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/notifications'
 
@@ -201,17 +202,28 @@ function InboxForm({
   size?: ButtonSize
 }) {
   const fetcher = useFetcher<typeof action>()
-  const isPending = fetcher.state !== 'idle'
+  const submitOnce = useSubmitOnce(fetcher)
+  const which = context ? <span className="sr-only">{context}</span> : null
   return (
-    <fetcher.Form method="post" action={INBOX_PATH} preventScrollReset>
+    <fetcher.Form method="post" action={INBOX_PATH} preventScrollReset onSubmit={submitOnce()}>
       <CsrfInput />
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <Button type="submit" size={size} variant="outline" disabled={isPending}>
-        {isPending ? pendingLabel : label}
-        {context ? <span className="sr-only">{context}</span> : null}
-      </Button>
+      <StatusButton
+        isPending={fetcher.state !== 'idle'}
+        pendingText={
+          <>
+            {pendingLabel}
+            {which}
+          </>
+        }
+        size={size}
+        variant="outline"
+      >
+        {label}
+        {which}
+      </StatusButton>
       <FetcherError error={fetcher.data?.error} />
     </fetcher.Form>
   )
