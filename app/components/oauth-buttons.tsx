@@ -1,7 +1,7 @@
 import { Form, useNavigation } from 'react-router'
 import { type OAuthProvider, oauthStartPath, PROVIDER_NAMES } from '~/auth/oauth-providers'
 import { CsrfInput } from '~/components/csrf-input'
-import { buttonClasses } from '~/components/ui/button'
+import { Button } from '~/components/ui/button'
 
 /**
  * 'Continue with GitHub' / 'Continue with Google': one small form per configured provider, so it
@@ -23,9 +23,9 @@ export function OAuthButtons({ providers, redirect }: { providers: OAuthProvider
             <CsrfInput />
             {redirect ? <input type="hidden" name="redirect" value={redirect} /> : null}
             {/* Not disabled while pending: after Back from the provider the page may come back as it was left. */}
-            <button type="submit" className={buttonClasses('outline', 'default', 'w-full')}>
+            <Button type="submit" variant="outline" className="w-full">
               {isPending ? `Opening ${name}…` : `Continue with ${name}`}
-            </button>
+            </Button>
           </Form>
         )
       })}

@@ -1,7 +1,7 @@
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Badge } from '~/components/ui/badge'
-import { buttonClasses } from '~/components/ui/button'
+import { Button, buttonClasses } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
 import { clientConfig } from '~/env.server'
 import {
@@ -239,14 +239,15 @@ function PlanCard({
           // Payments are not configured: a button that goes nowhere would be a lie, and one that
           // sends people to support would read like a purchase. Say plainly that it is not open.
           <>
-            <button
-              type="button"
+            <Button
               disabled
-              className={buttonClasses('outline', 'lg', 'w-full')}
+              variant="outline"
+              size="lg"
+              className="w-full"
               aria-describedby={`${headingId}-checkout-note`}
             >
               Checkout coming soon
-            </button>
+            </Button>
             <p id={`${headingId}-checkout-note`} className="mt-2 text-center text-xs text-muted-foreground">
               Want to be told when it opens?{' '}
               <Link to="/support" className="font-medium text-primary underline-offset-4 hover:underline">

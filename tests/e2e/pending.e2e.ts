@@ -6,6 +6,7 @@ import {
   createTaskThroughApi,
   modal,
   modalReady,
+  sharedTask,
   uniqueTitle,
   verifiedPerson,
 } from './tasks-support'
@@ -158,15 +159,7 @@ test('the inbox: Mark all as read shows its pending state, once', async ({
 }, testInfo) => {
   test.setTimeout(90_000)
   const baseURL = base ?? ''
-  const project = testInfo.project.name
-  const [ada, grace] = await Promise.all([
-    verifiedPerson(baseURL, 'Ada', project),
-    verifiedPerson(baseURL, 'Grace', project),
-  ])
-  const { id } = await createTaskThroughApi(ada, {
-    text: uniqueTitle('Print the badges', project),
-    sharedWith: [grace.email],
-  })
+  const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Print the badges')
   await addCommentThroughApi(ada, { taskId: id, content: '@Grace which font?' })
   const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
   await page.goto('/notifications')
