@@ -1,5 +1,5 @@
 import { Form, isRouteErrorResponse, Link, useLocation, useNavigate, useRevalidator } from 'react-router'
-import { buttonClasses } from '~/components/ui/button'
+import { Button, buttonClasses } from '~/components/ui/button'
 
 /**
  * The spec's error screen: the error, 'Try Again' (revalidates), and a link to '/' that reads
@@ -40,13 +40,9 @@ export function ErrorScreen({ error, isRoot }: { error: unknown; isRoot: boolean
           {[...new URLSearchParams(location.search)].map(([name, value]) => (
             <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
           ))}
-          <button
-            type="submit"
-            className={buttonClasses('default')}
-            disabled={revalidator.state === 'loading'}
-          >
+          <Button type="submit" disabled={revalidator.state === 'loading'}>
             Try Again
-          </button>
+          </Button>
         </Form>
         <Link
           to="/"

@@ -3,7 +3,8 @@ import { Link, useLocation, useNavigation } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import { Avatar, initials } from '~/components/avatar'
 import { ThemeSwitch } from '~/components/theme-switch'
-import { buttonClasses } from '~/components/ui/button'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
 import { Skeleton } from '~/components/ui/skeleton'
 import { INBOX_PATH } from '~/inbox'
 import type { SessionUser } from '~/services/session-user'
@@ -63,24 +64,16 @@ export function Header({
       <div className="mx-auto flex h-full max-w-6xl items-center gap-4 px-4">
         {/* The drawer is a native popover: it opens, closes on Escape and outside clicks, and
             sits in the top layer without JavaScript. */}
-        <button
+        <Button
           ref={menuButton}
-          type="button"
           popoverTarget={MOBILE_NAV_ID}
-          className="inline-flex size-9 items-center justify-center rounded-md hover:bg-muted md:hidden"
+          variant="ghost"
+          size="icon"
+          className="md:hidden"
           aria-label="Open navigation menu"
         >
-          <svg
-            aria-hidden
-            viewBox="0 0 24 24"
-            className="size-5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            <path d="M4 6h16M4 12h16M4 18h16" />
-          </svg>
-        </button>
+          <Icon name="menu" className="size-5" />
+        </Button>
 
         {/* Named by its visible text: an aria-label that differs from it fails voice control
             users, who say what they see (WCAG 2.5.3). */}
@@ -119,24 +112,15 @@ export function Header({
           <h2 id={`${MOBILE_NAV_ID}-title`} className="text-base font-semibold">
             Mobile Navigation
           </h2>
-          <button
-            type="button"
+          <Button
             popoverTarget={MOBILE_NAV_ID}
             popoverTargetAction="hide"
-            className="inline-flex size-8 items-center justify-center rounded-md hover:bg-muted"
+            variant="ghost"
+            size="icon-sm"
             aria-label="Close navigation menu"
           >
-            <svg
-              aria-hidden
-              viewBox="0 0 24 24"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
-          </button>
+            <Icon name="close" className="size-4" />
+          </Button>
         </div>
         <nav aria-label="Mobile" className="flex flex-col gap-1">
           {links.map((link) => (
@@ -236,22 +220,9 @@ function InboxLink({ unread, isActive }: { unread: number; isActive: boolean }) 
       prefetch="intent"
       aria-label={unread > 0 ? `Notifications, ${badge} unread` : 'Notifications'}
       aria-current={isActive ? 'page' : undefined}
-      className={cn(
-        'relative inline-flex size-9 items-center justify-center rounded-md hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-        isActive ? 'bg-muted' : undefined,
-      )}
+      className={buttonClasses('ghost', 'icon', cn('relative', isActive && 'bg-muted'))}
     >
-      <svg
-        aria-hidden
-        viewBox="0 0 24 24"
-        className="size-5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-      >
-        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-      </svg>
+      <Icon name="bell" className="size-5" />
       {unread > 0 ? (
         <span
           data-testid="unread-badge"

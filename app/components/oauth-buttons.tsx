@@ -1,7 +1,7 @@
 import { useNavigation } from 'react-router'
 import { type OAuthProvider, oauthStartPath, PROVIDER_NAMES } from '~/auth/oauth-providers'
 import { ActionForm } from '~/components/action-form'
-import { buttonClasses } from '~/components/ui/button'
+import { Button } from '~/components/ui/button'
 
 /**
  * 'Continue with GitHub' / 'Continue with Google': one small form per configured provider, so it
@@ -22,9 +22,9 @@ export function OAuthButtons({ providers, redirect }: { providers: OAuthProvider
           <ActionForm key={provider} action={action}>
             {redirect ? <input type="hidden" name="redirect" value={redirect} /> : null}
             {/* Not disabled while pending: after Back from the provider the page may come back as it was left. */}
-            <button type="submit" className={buttonClasses('outline', 'default', 'w-full')}>
+            <Button type="submit" variant="outline" className="w-full">
               {isPending ? `Opening ${name}…` : `Continue with ${name}`}
-            </button>
+            </Button>
           </ActionForm>
         )
       })}

@@ -12,11 +12,15 @@ import { Link, useFetcher, useLocation, useNavigate } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import type { Discussion } from '~/components/comments/comments-section'
 import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { plainTaskFields, TaskForm } from '~/components/task-form'
+import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
-import { Input, Label } from '~/components/ui/input'
+import { Icon } from '~/components/ui/icon'
+import { Label } from '~/components/ui/label'
+import { Select } from '~/components/ui/select'
+import { Textarea } from '~/components/ui/textarea'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import type { TaskView } from '~/services/tasks.server'
-import { cn } from '~/utils/cn'
 import { useIsPending } from '~/utils/pending'
 import { withSearchParams } from '~/utils/search-params'
 
@@ -127,19 +131,10 @@ export function TaskModal({
           <Link
             to={closeHref}
             preventScrollReset
-            className="inline-flex size-8 shrink-0 items-center justify-center rounded-md hover:bg-muted"
+            className={buttonClasses('ghost', 'icon-sm')}
             aria-label="Close"
           >
-            <svg
-              aria-hidden
-              viewBox="0 0 24 24"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
+            <Icon name="close" className="size-4" />
           </Link>
         </div>
         {notice}
@@ -327,18 +322,13 @@ function StatusForm({ task }: { task: TaskView }) {
         <>
           <div className="flex flex-col gap-1">
             <Label htmlFor="task-modal-status">Status</Label>
-            <select
-              id="task-modal-status"
-              name="status"
-              defaultValue={task.status}
-              className="h-9 rounded-md border bg-background px-2 text-sm"
-            >
+            <Select id="task-modal-status" name="status" defaultValue={task.status}>
               {STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {status}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           <StatusButton isPending={isPending} pendingText="Updating…" size="sm" variant="outline">
             Update status
@@ -370,20 +360,19 @@ function ShareForm({ task }: { task: TaskView }) {
       {(isPending) => (
         <>
           <Label htmlFor="task-modal-share">Share with (e-mail addresses)</Label>
-          <textarea
+          <Textarea
             id="task-modal-share"
             name="sharedWith"
             rows={2}
             defaultValue={task.sharedWith.join('\n')}
             placeholder="grace@example.com"
-            className="rounded-md border bg-background px-3 py-2 text-sm"
           />
           {task.sharedWith.length > 0 ? (
             <ul className="flex flex-wrap gap-1 text-xs text-muted-foreground" aria-label="Shared with">
               {task.sharedWith.map((email, index) => (
-                <li key={email} className="rounded-full bg-muted px-2 py-0.5">
+                <Badge as="li" key={email} className="font-normal">
                   {task.sharedWithNames[index] ?? email}
-                </li>
+                </Badge>
               ))}
             </ul>
           ) : null}
@@ -408,39 +397,7 @@ function EditTask({ task }: { task: TaskView }) {
   return (
     <ActionForm action="/task/actions" intent="update" redirectTo className="flex flex-col gap-4">
       <input type="hidden" name="taskId" value={task.id} />
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-text">Title</Label>
-        <Input id="edit-text" name="text" defaultValue={task.text} required minLength={3} maxLength={200} />
-      </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-details">Details</Label>
-        <textarea
-          id="edit-details"
-          name="details"
-          defaultValue={task.details ?? ''}
-          maxLength={500}
-          rows={3}
-          className="rounded-md border bg-background px-3 py-2 text-sm"
-        />
-      </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-ref">Reference link</Label>
-        <Input id="edit-ref" name="refLink" type="url" defaultValue={task.refLink ?? ''} />
-      </div>
-      <div className="grid grid-cols-3 gap-3">
-        <SelectField
-          id="edit-priority"
-          name="priority"
-          label="Priority"
-          value={task.priority}
-          options={PRIORITIES}
-        />
-        <SelectField id="edit-status" name="status" label="Status" value={task.status} options={STATUSES} />
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="edit-hrs">Hours</Label>
-          <Input id="edit-hrs" name="hrs" type="number" min={1} max={8} step={1} defaultValue={task.hrs} />
-        </div>
-      </div>
+      <TaskForm fields={plainTaskFields('edit', task)} priorities={PRIORITIES} statuses={STATUSES} />
       <div className="flex gap-2">
         <StatusButton isPending={isPending} pendingText="Saving…">
           Save
@@ -450,38 +407,6 @@ function EditTask({ task }: { task: TaskView }) {
         </Link>
       </div>
     </ActionForm>
-  )
-}
-
-function SelectField({
-  id,
-  name,
-  label,
-  value,
-  options,
-}: {
-  id: string
-  name: string
-  label: string
-  value: string
-  options: readonly string[]
-}) {
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        className={cn('h-9 rounded-md border bg-background px-2 text-sm')}
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    </div>
   )
 }
 

@@ -1,8 +1,8 @@
 import { data, Link } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { ArrowRightIcon, CheckIcon } from '~/components/marketing/icons'
 import { ProductPreview } from '~/components/marketing/product-preview'
 import { buttonClasses } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
 import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/home'
@@ -82,7 +82,7 @@ export default function Home() {
         <div className="mt-10 flex flex-wrap justify-center gap-3">
           <Link to="/signup" prefetch="intent" className={buttonClasses('default', 'lg')}>
             Get started free
-            <ArrowRightIcon className="size-4" />
+            <Icon name="arrow-right" className="size-4" />
           </Link>
           <Link to="/docs" prefetch="intent" className={buttonClasses('outline', 'lg')}>
             Read the docs
@@ -138,7 +138,7 @@ export default function Home() {
         <ul className="grid gap-3 sm:grid-cols-2">
           {STACK.map(([name, note]) => (
             <li key={name} className="flex gap-3 rounded-lg border p-4">
-              <CheckIcon className="mt-0.5 size-4 shrink-0 text-primary" />
+              <Icon name="check" className="mt-0.5 size-4 shrink-0 text-primary" />
               <div>
                 <div className="text-sm font-semibold">{name}</div>
                 <div className="mt-1 text-sm text-muted-foreground">{note}</div>

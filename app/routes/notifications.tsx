@@ -4,7 +4,8 @@ import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { RelativeTime } from '~/components/relative-time'
 import { Alert } from '~/components/ui/alert'
-import { Button, type ButtonSize, buttonClasses } from '~/components/ui/button'
+import { Badge } from '~/components/ui/badge'
+import { type ButtonSize, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { INBOX_PATH } from '~/inbox'
 import { handleIntent } from '~/routes/refusals.server'
@@ -140,9 +141,9 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
             {`${mention.fromUserName} mentioned you on “${mention.taskText}”`}
           </Link>
           {isRead ? null : (
-            <span className="ml-2 rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground">
+            <Badge tone="primary" className="ml-2 font-medium">
               Unread
-            </span>
+            </Badge>
           )}
         </p>
         <p className="mt-1 text-sm break-words text-foreground">{mention.excerpt}</p>
@@ -198,16 +199,26 @@ function InboxForm({
   size?: ButtonSize
 }) {
   const fetcher = useFetcher<typeof action>()
-  const isPending = fetcher.state !== 'idle'
+  const which = context ? <span className="sr-only">{context}</span> : null
   return (
     <ActionForm fetcher={fetcher} action={INBOX_PATH} intent={intent} preventScrollReset>
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <Button type="submit" size={size} variant="outline" disabled={isPending}>
-        {isPending ? pendingLabel : label}
-        {context ? <span className="sr-only">{context}</span> : null}
-      </Button>
+      <StatusButton
+        isPending={fetcher.state !== 'idle'}
+        pendingText={
+          <>
+            {pendingLabel}
+            {which}
+          </>
+        }
+        size={size}
+        variant="outline"
+      >
+        {label}
+        {which}
+      </StatusButton>
       <FetcherError error={fetcher.data?.error} />
     </ActionForm>
   )

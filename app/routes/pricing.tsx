@@ -1,7 +1,8 @@
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { CheckIcon } from '~/components/marketing/icons'
-import { buttonClasses } from '~/components/ui/button'
+import { Badge } from '~/components/ui/badge'
+import { Button, buttonClasses } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
 import { clientConfig } from '~/env.server'
 import {
   BILLING_KINDS,
@@ -195,9 +196,9 @@ function PlanCard({
           {plan.name}
         </h2>
         {plan.isFeatured ? (
-          <span className="rounded-full bg-accent px-2.5 py-0.5 text-xs font-medium text-foreground">
+          <Badge tone="accent" className="px-2.5 font-medium">
             Most popular
-          </span>
+          </Badge>
         ) : null}
       </div>
       <p className="mt-1 text-sm text-muted-foreground">{plan.audience}</p>
@@ -214,9 +215,9 @@ function PlanCard({
           'Billed once a year'
         ) : discount > 0 ? (
           <>
-            <span className="mr-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
+            <Badge tone="emerald" className="mr-2">
               {discount}% off
-            </span>
+            </Badge>
             vs. <s>{formatPrice(yearlyEquivalentCents(plan))}</s> for {LIFETIME_REFERENCE_YEARS} years of
             yearly
           </>
@@ -238,14 +239,15 @@ function PlanCard({
           // Payments are not configured: a button that goes nowhere would be a lie, and one that
           // sends people to support would read like a purchase. Say plainly that it is not open.
           <>
-            <button
-              type="button"
+            <Button
               disabled
-              className={buttonClasses('outline', 'lg', 'w-full')}
+              variant="outline"
+              size="lg"
+              className="w-full"
               aria-describedby={`${headingId}-checkout-note`}
             >
               Checkout coming soon
-            </button>
+            </Button>
             <p id={`${headingId}-checkout-note`} className="mt-2 text-center text-xs text-muted-foreground">
               Want to be told when it opens?{' '}
               <Link to="/support" className="font-medium text-primary underline-offset-4 hover:underline">
@@ -260,7 +262,7 @@ function PlanCard({
       <ul className="mt-4 space-y-2 text-sm" aria-label={`${plan.name} includes`}>
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-primary" />
+            <Icon name="check" className="mt-0.5 size-4 shrink-0 text-primary" />
             <span>{feature}</span>
           </li>
         ))}

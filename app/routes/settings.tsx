@@ -7,7 +7,9 @@ import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
+import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
+import { Checkbox } from '~/components/ui/checkbox'
 import { database } from '~/db/client.server'
 import { replyWithError } from '~/routes/refusals.server'
 import {
@@ -272,18 +274,15 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
         className="flex flex-col gap-4"
         preventScrollReset
       >
-        <label className="flex items-center gap-3 text-sm">
-          {/* Keyed by the saved value, so the box shows it again after saving. */}
-          <input
-            key={String(emailOnMention)}
-            type="checkbox"
-            name="emailOnMention"
-            value="on"
-            defaultChecked={emailOnMention}
-            className="size-4 accent-primary"
-          />
-          E-mail me when I'm mentioned
-        </label>
+        {/* Keyed by the saved value, so the box shows it again after saving. */}
+        <Checkbox
+          key={String(emailOnMention)}
+          name="emailOnMention"
+          value="on"
+          defaultChecked={emailOnMention}
+          label="E-mail me when I'm mentioned"
+          className="gap-3"
+        />
         <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" className="self-start">
           Save notification settings
         </StatusButton>
@@ -313,9 +312,9 @@ function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; act
               <p className="font-medium">
                 {session.device}
                 {session.isCurrent ? (
-                  <span className="ml-2 rounded-full bg-primary/10 px-2 py-0.5 text-xs text-primary">
+                  <Badge tone="primary-soft" className="ml-2 font-normal">
                     This device
-                  </span>
+                  </Badge>
                 ) : null}
               </p>
               <p className="text-xs text-muted-foreground">

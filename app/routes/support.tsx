@@ -6,8 +6,11 @@ import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { MailIcon } from '~/components/marketing/icons'
 import { StatusButton } from '~/components/ui/button'
+import { Icon } from '~/components/ui/icon'
+import { Input } from '~/components/ui/input'
+import { Label } from '~/components/ui/label'
+import { Textarea } from '~/components/ui/textarea'
 import { database } from '~/db/client.server'
 import { env } from '~/env.server'
 import type { loader as rootLoader } from '~/root'
@@ -15,7 +18,6 @@ import { keepRetryAfter, replyWithError } from '~/routes/refusals.server'
 import { type DomainError, RateLimited } from '~/services/errors'
 import { sendSupportMessage } from '~/services/support.server'
 import { redirectWithToast } from '~/toast.server'
-import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { seo } from '~/utils/seo'
@@ -115,7 +117,7 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
             href={`mailto:${loaderData.supportEmail}`}
             className="mt-2 inline-flex items-center gap-2 font-medium text-primary underline-offset-4 hover:underline"
           >
-            <MailIcon className="size-5" />
+            <Icon name="mail" className="size-5" />
             {loaderData.supportEmail}
           </a>
         </div>
@@ -158,25 +160,13 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
           ) : null}
 
           <Field label="Name" errorId={fields.name.errorId} errors={fields.name.errors}>
-            <input
-              {...getInputProps(fields.name, { type: 'text' })}
-              autoComplete="name"
-              className={inputClasses(Boolean(fields.name.errors))}
-            />
+            <Input {...getInputProps(fields.name, { type: 'text' })} autoComplete="name" />
           </Field>
           <Field label="E-mail" errorId={fields.email.errorId} errors={fields.email.errors}>
-            <input
-              {...getInputProps(fields.email, { type: 'email' })}
-              autoComplete="email"
-              className={inputClasses(Boolean(fields.email.errors))}
-            />
+            <Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" />
           </Field>
           <Field label="Message" errorId={fields.message.errorId} errors={fields.message.errors}>
-            <textarea
-              {...getTextareaProps(fields.message)}
-              rows={6}
-              className={inputClasses(Boolean(fields.message.errors))}
-            />
+            <Textarea {...getTextareaProps(fields.message)} rows={6} />
           </Field>
 
           <StatusButton isPending={isSending} pendingText="Sending…" size="lg" className="w-full sm:w-auto">
@@ -201,22 +191,14 @@ function Field({
 }) {
   return (
     <div>
-      <label htmlFor={children.props.id} className="block text-sm font-medium">
+      <Label htmlFor={children.props.id} className="block">
         {label}
-      </label>
+      </Label>
       <div className="mt-1.5">{children}</div>
       <p id={errorId} className="mt-1.5 min-h-5 text-sm text-destructive">
         {errors?.join(' ')}
       </p>
     </div>
-  )
-}
-
-function inputClasses(isInvalid: boolean) {
-  return cn(
-    'block w-full rounded-md border bg-background px-3 py-2 text-sm shadow-sm',
-    'placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-    isInvalid && 'border-destructive',
   )
 }
 

@@ -1,10 +1,12 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import { clientFrom, signUpThroughApi, uniqueAddress } from './auth-client'
+import { addCommentThroughApi } from './comments-support'
 import {
   browserFor,
   createTaskThroughApi,
   modal,
   modalReady,
+  sharedTask,
   uniqueTitle,
   verifiedPerson,
 } from './tasks-support'
@@ -148,6 +150,28 @@ test('the task modal’s forms: Update status, Save sharing, Make public, Save, 
   await doubleClickOnce(page, button, 'Deleting…', held)
   held.release()
   await expect(modal(page)).toHaveCount(0)
+  await context.close()
+})
+
+test('the inbox: Mark all as read shows its pending state, once', async ({
+  browser,
+  baseURL: base,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const baseURL = base ?? ''
+  const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Print the badges')
+  await addCommentThroughApi(ada, { taskId: id, content: '@Grace which font?' })
+  const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
+  await page.goto('/notifications')
+  await expect(page.getByTestId('unread-summary')).toHaveText('1 unread mention')
+
+  // (A line's own Mark as read leaves with its line at once: the line shows read before the answer.)
+  const held = await holdPosts(page, /\/notifications\.data/)
+  const button = page.getByRole('button', { name: 'Mark all as read', exact: true })
+  await doubleClickOnce(page, button, 'Marking all…', held)
+  held.release()
+  await expect(page.getByTestId('unread-summary')).toHaveText('You are all caught up.')
+  await expect(button).toHaveCount(0)
   await context.close()
 })
 

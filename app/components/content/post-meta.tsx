@@ -1,4 +1,5 @@
 import { formatLongDate } from '~/components/content/dates'
+import { Badge } from '~/components/ui/badge'
 
 /** Who wrote a post, when, and how long it takes to read. */
 export function PostByline({
@@ -27,9 +28,9 @@ export function PostTags({ tags }: { tags: string[] }) {
   return (
     <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
       {tags.map((tag) => (
-        <li key={tag} className="rounded-full border px-2.5 py-0.5 text-xs text-muted-foreground">
+        <Badge as="li" key={tag} tone="outline" className="px-2.5 font-normal">
           {tag}
-        </li>
+        </Badge>
       ))}
     </ul>
   )

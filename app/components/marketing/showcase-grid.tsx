@@ -1,4 +1,5 @@
 import { initials } from '~/components/avatar'
+import { Badge } from '~/components/ui/badge'
 import type { ShowcaseProject } from '~/services/showcase.server'
 import { cn } from '~/utils/cn'
 
@@ -84,9 +85,9 @@ function ShowcaseCard({ project, position }: { project: ShowcaseProject; positio
         {project.tags.length ? (
           <ul className="mt-4 flex flex-wrap gap-1.5" aria-label="Tags">
             {project.tags.map((tag) => (
-              <li key={tag} className="rounded-full bg-muted px-2.5 py-0.5 text-xs font-medium">
+              <Badge as="li" key={tag} className="px-2.5 font-medium text-foreground">
                 {tag}
-              </li>
+              </Badge>
             ))}
           </ul>
         ) : null}

@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react'
 import { cn } from '~/utils/cn'
+import { Icon } from './icon'
 
 const variants = {
   default: 'bg-primary text-primary-foreground hover:bg-primary/90',
@@ -14,6 +15,7 @@ const sizes = {
   sm: 'h-8 px-3 text-sm',
   lg: 'h-10 px-6',
   icon: 'size-9',
+  'icon-sm': 'size-8',
 } as const
 
 export type ButtonVariant = keyof typeof variants
@@ -63,10 +65,7 @@ export function StatusButton({
     <Button type={type} disabled={disabled || isPending} aria-busy={isPending || undefined} {...props}>
       {isPending ? (
         <>
-          <svg aria-hidden viewBox="0 0 24 24" className="size-4 animate-spin" fill="none">
-            <circle cx="12" cy="12" r="9" stroke="currentColor" strokeWidth="3" className="opacity-25" />
-            <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
-          </svg>
+          <Icon name="spinner" className="size-4 animate-spin" />
           {pendingText ?? children}
         </>
       ) : (

@@ -1,10 +1,10 @@
 import { Fragment, type ReactNode } from 'react'
 import { data } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
+import { Badge } from '~/components/ui/badge'
 import { database } from '~/db/client.server'
 import { listRecentEmails } from '~/email/mailbox.server'
 import { env } from '~/env.server'
-import { cn } from '~/utils/cn'
 import type { Route } from './+types/mailbox'
 
 export const meta: Route.MetaFunction = () => [
@@ -87,18 +87,13 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
   )
 }
 
+const STATUS_TONES = { sent: 'emerald', pending: 'amber', failed: 'destructive' } as const
+
 function StatusBadge({ status }: { status: 'pending' | 'sent' | 'failed' }) {
   return (
-    <span
-      className={cn(
-        'rounded-full px-2 py-0.5 font-medium',
-        status === 'sent' && 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
-        status === 'pending' && 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
-        status === 'failed' && 'bg-destructive/10 text-destructive',
-      )}
-    >
+    <Badge tone={STATUS_TONES[status]} className="font-medium">
       {status}
-    </span>
+    </Badge>
   )
 }
 

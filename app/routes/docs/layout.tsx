@@ -1,6 +1,8 @@
 import { Form, Link, Outlet, useLocation, useSearchParams } from 'react-router'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { buttonClasses } from '~/components/ui/button'
+import { Button } from '~/components/ui/button'
+import { Input } from '~/components/ui/input'
+import { Label } from '~/components/ui/label'
 import { listDocs, summarizeDoc } from '~/services/content.server'
 import { cn } from '~/utils/cn'
 import type { Route } from './+types/layout'
@@ -22,21 +24,21 @@ export default function DocsLayout({ loaderData }: Route.ComponentProps) {
       <aside className="border-b py-6 lg:sticky lg:top-16 lg:max-h-[calc(100dvh-4rem)] lg:overflow-y-auto lg:border-b-0 lg:py-10">
         {/* A plain GET form: the results are a page of their own, with or without JavaScript. */}
         <Form method="get" action="/docs" role="search" className="flex gap-2">
-          <label htmlFor="docs-search" className="sr-only">
+          <Label htmlFor="docs-search" className="sr-only">
             Search the docs
-          </label>
-          <input
+          </Label>
+          <Input
             id="docs-search"
             type="search"
             name="q"
             defaultValue={query}
             key={query}
             placeholder="Search the docs"
-            className="h-9 w-full min-w-0 rounded-md border bg-background px-3 text-sm placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            className="min-w-0"
           />
-          <button type="submit" className={buttonClasses('outline', 'sm', 'h-9')}>
+          <Button type="submit" variant="outline" size="sm" className="h-9">
             Search
-          </button>
+          </Button>
         </Form>
         <nav aria-label="Documentation" className="mt-6">
           <ul className="space-y-1 text-sm">

@@ -1,20 +1,15 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  type SubmissionResult,
-  useForm,
-} from '@conform-to/react'
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useFetcher, useLocation, useNavigation } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { ErrorList, Field } from '~/components/forms'
+import { CheckboxField, ErrorList, plainField, SelectField, TextareaField } from '~/components/forms'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { TaskForm } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
-import { Label } from '~/components/ui/input'
+import { Label } from '~/components/ui/label'
+import { Select } from '~/components/ui/select'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { replyWithError } from '~/routes/refusals.server'
@@ -130,22 +125,13 @@ function FilterSelect({
   options: readonly string[]
 }) {
   return (
-    <div className="flex flex-col gap-1">
-      <Label htmlFor={`filter-${name}`}>{label}</Label>
-      <select
-        id={`filter-${name}`}
-        name={name}
-        defaultValue={value ?? ''}
-        className="h-9 rounded-md border bg-background px-2 text-sm"
-      >
-        <option value="">All</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      label={label}
+      meta={plainField(`filter-${name}`, name, value ?? '')}
+      options={options}
+      emptyOption="All"
+      className="gap-1"
+    />
   )
 }
 
@@ -220,14 +206,14 @@ function TaskRow({ task }: { task: TaskView }) {
         className="flex items-center gap-2"
       >
         <input type="hidden" name="taskId" value={task.id} />
-        <label className="sr-only" htmlFor={`status-${task.id}`}>
+        <Label className="sr-only" htmlFor={`status-${task.id}`}>
           Status of {task.text}
-        </label>
-        <select
+        </Label>
+        <Select
           id={`status-${task.id}`}
           name="status"
           defaultValue={task.status}
-          className="h-8 rounded-md border bg-background px-2 text-sm"
+          className="h-8"
           onChange={(event) => fetcher.submit(event.currentTarget.form)}
         >
           {STATUSES.map((value) => (
@@ -235,7 +221,7 @@ function TaskRow({ task }: { task: TaskView }) {
               {value}
             </option>
           ))}
-        </select>
+        </Select>
         <noscript>
           <Button type="submit" size="sm" variant="outline">
             Save
@@ -294,104 +280,29 @@ function CreateTask({
       </h2>
       <ActionForm action="/task" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="Title" meta={fields.text} placeholder="What needs doing?" />
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={fields.details.id}>Details</Label>
-          <textarea
-            {...getTextareaProps(fields.details)}
-            key={fields.details.key}
-            rows={3}
-            className="rounded-md border bg-background px-3 py-2 text-sm"
-          />
-          <ErrorList id={fields.details.errorId} errors={fields.details.errors} />
-        </div>
-        <Field label="Reference link" meta={fields.refLink} type="url" placeholder="https://…" />
-        <div className="grid grid-cols-3 gap-3">
-          <SelectField label="Priority" meta={fields.priority} options={PRIORITIES} />
-          <SelectField label="Status" meta={fields.status} options={STATUSES} />
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={fields.hrs.id}>Hours</Label>
-            <input
-              {...getInputProps(fields.hrs, { type: 'number' })}
-              key={fields.hrs.key}
-              className="h-9 rounded-md border bg-background px-2 text-sm"
-            />
-            <ErrorList id={fields.hrs.errorId} errors={fields.hrs.errors} />
-          </div>
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={fields.sharedWith.id}>Share with (e-mail addresses)</Label>
-          <textarea
-            id={fields.sharedWith.id}
-            name={fields.sharedWith.name}
-            rows={2}
-            placeholder="grace@example.com, alan@example.com"
-            aria-invalid={fields.sharedWith.errors ? true : undefined}
-            aria-describedby={fields.sharedWith.errors ? fields.sharedWith.errorId : undefined}
-            className="rounded-md border bg-background px-3 py-2 text-sm"
-          />
-          <ErrorList
-            id={fields.sharedWith.errorId}
-            errors={
-              fields.sharedWith.allErrors ? Object.values(fields.sharedWith.allErrors).flat() : undefined
-            }
-          />
-        </div>
+        <TaskForm fields={fields} priorities={PRIORITIES} statuses={STATUSES} isNew />
+        <TextareaField
+          label="Share with (e-mail addresses)"
+          meta={fields.sharedWith}
+          // The addresses are a list: their errors belong to its items.
+          errors={fields.sharedWith.allErrors ? Object.values(fields.sharedWith.allErrors).flat() : undefined}
+          rows={2}
+          placeholder="grace@example.com, alan@example.com"
+        />
         {parents.length > 0 ? (
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={fields.parentTaskId.id}>Subtask of</Label>
-            <select
-              {...getSelectProps(fields.parentTaskId)}
-              key={fields.parentTaskId.key}
-              className="h-9 rounded-md border bg-background px-2 text-sm"
-            >
-              <option value="">None (a top-level task)</option>
-              {parents.map((parent) => (
-                <option key={parent.id} value={parent.id}>
-                  {parent.text}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={fields.parentTaskId.errorId} errors={fields.parentTaskId.errors} />
-          </div>
+          <SelectField
+            label="Subtask of"
+            meta={fields.parentTaskId}
+            options={parents.map((parent) => ({ value: parent.id, label: parent.text }))}
+            emptyOption="None (a top-level task)"
+          />
         ) : null}
-        <label className="flex items-center gap-2 text-sm">
-          <input {...getInputProps(fields.isPublic, { type: 'checkbox' })} key={fields.isPublic.key} />
-          Public (anyone with the link can read it)
-        </label>
+        <CheckboxField label="Public (anyone with the link can read it)" meta={fields.isPublic} />
         <StatusButton isPending={isPending} pendingText="Creating…">
           Create task
         </StatusButton>
       </ActionForm>
     </section>
-  )
-}
-
-function SelectField({
-  label,
-  meta,
-  options,
-}: {
-  label: string
-  meta: Parameters<typeof getSelectProps>[0]
-  options: readonly string[]
-}) {
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={meta.id}>{label}</Label>
-      <select
-        {...getSelectProps(meta)}
-        key={meta.key}
-        className="h-9 rounded-md border bg-background px-2 text-sm"
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
   )
 }
 
