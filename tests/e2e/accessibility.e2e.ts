@@ -1,22 +1,11 @@
-import { expect, type Page, test } from '@playwright/test'
-import {
-  expectTheme,
-  seriousA11yViolations,
-  skipWithoutJavaScript,
-  THEMES,
-  type Theme,
-  useTheme,
-} from './axe'
-import { addCommentThroughApi } from './comments-support'
+import type { Page } from '@playwright/test'
+import { seriousA11yViolations, skipWithoutJavaScript } from './axe'
+import { browserFor, expect, type Person, test, verifiedPerson } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi } from './rpc-calls'
 import { sitemapPaths } from './sitemap'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modalReady,
-  type Person,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { modalReady } from './task-page'
+import { expectTheme, setThemeCookie, THEMES, type Theme } from './theme-cookie'
+import { uniqueTitle } from './unique'
 
 /**
  * axe on every page and state of the app, light and dark: every page the sitemap lists, the
@@ -50,7 +39,7 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
 
   for (const theme of THEMES) {
     test(`every page the sitemap lists, ${theme} theme`, async ({ page, context, baseURL, request }) => {
-      await useTheme(context, baseURL ?? '', theme)
+      await setThemeCookie(context, baseURL ?? '', theme)
       const paths = await sitemapPaths(request)
       expect(paths.length).toBeGreaterThan(20)
 
@@ -67,7 +56,7 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
       context,
       baseURL,
     }) => {
-      await useTheme(context, baseURL ?? '', theme)
+      await setThemeCookie(context, baseURL ?? '', theme)
       const findings = new Findings(page, theme)
       for (const path of PUBLIC_PAGES_OUTSIDE_THE_SITEMAP) {
         await page.goto(path)
@@ -146,7 +135,7 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
 
       // A visitor on the public task: reactions they cannot give, and a way to sign in.
       const visitor = await browser.newContext({ baseURL: base })
-      await useTheme(visitor, base, theme)
+      await setThemeCookie(visitor, base, theme)
       const visitorPage = await visitor.newPage()
       await visitorPage.goto(`/?task=${taskId}`)
       await modalReady(visitorPage, true)

@@ -1,5 +1,7 @@
-import { expect, type Locator, type Page, test } from '@playwright/test'
-import { signUpThroughApi, uniqueAddress } from './auth-client'
+import type { Locator, Page } from '@playwright/test'
+import { signUpThroughApi } from './api-client'
+import { expect, test } from './fixtures'
+import { uniqueAddress } from './unique'
 
 /**
  * Getting in and out in a real browser, with JavaScript on and off: sign up, the account menu's

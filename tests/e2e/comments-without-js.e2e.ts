@@ -1,6 +1,5 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import {
-  addCommentThroughApi,
   commentBy,
   commentsHeading,
   commentsSection,
@@ -9,16 +8,11 @@ import {
   noscriptBanner,
   reactionButton,
   sendButton,
-  unreadMentionsOn,
-} from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+} from './comments-section'
+import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi, unreadMentionsOn } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * The discussion of a task with JavaScript off: every change is a form that posts and comes back

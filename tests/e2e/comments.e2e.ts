@@ -1,6 +1,5 @@
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test'
+import type { Browser, Locator, Page } from '@playwright/test'
 import {
-  addCommentThroughApi,
   commentBy,
   commentsHeading,
   commentsSection,
@@ -9,18 +8,11 @@ import {
   newCommentBox,
   reactionButton,
   sendButton,
-  unreadMentionsOn,
-} from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  listReady,
-  modal,
-  modalReady,
-  type Person,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+} from './comments-section'
+import { browserFor, expect, type Person, test, verifiedPerson } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi, unreadMentionsOn } from './rpc-calls'
+import { listReady, modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * The discussion of a task with JavaScript, in the browsers of the people it is shared with: the

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test'
 import { linkIn } from '../fixtures/smtp-server'
-import { emailsTo, uniqueEmail, waitForEmail } from './mail'
+import { expect, test } from './fixtures'
+import { emailsTo, waitForEmail } from './smtp-inbox'
+import { uniqueAddress } from './unique'
 
 /**
  * Forgot password → the e-mail → a new password, with JavaScript on and off: the same answer for
@@ -17,7 +18,7 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   javaScriptEnabled,
 }, testInfo) => {
   // A signed-in "laptop": the session a reset must end.
-  const email = uniqueEmail('reset', testInfo.project.name)
+  const email = uniqueAddress('reset', testInfo.project.name)
   await page.goto('/signup')
   await page.getByLabel('Name').fill('Reese')
   await page.getByLabel('E-mail').fill(email)
@@ -33,7 +34,7 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await expect(other).toHaveURL(/\/email\/forgot-password$/)
 
   // An unknown address gets exactly the same answer.
-  const unknown = uniqueEmail('nobody', testInfo.project.name)
+  const unknown = uniqueAddress('nobody', testInfo.project.name)
   await other.getByLabel('E-mail').fill(unknown)
   await other.getByRole('button', { name: 'Send reset link' }).click()
   await expect(other.getByRole('main').getByRole('status')).toContainText(ANSWER)

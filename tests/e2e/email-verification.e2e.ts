@@ -1,6 +1,8 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { linkIn } from '../fixtures/smtp-server'
-import { uniqueEmail, waitForEmail } from './mail'
+import { expect, test } from './fixtures'
+import { waitForEmail } from './smtp-inbox'
+import { uniqueAddress } from './unique'
 
 /**
  * Sign up → the e-mail the app sent through real SMTP → its link → verified, with JavaScript on
@@ -25,7 +27,7 @@ test('sign up → banner → resend → verify from the e-mail → signed in and
   baseURL,
   javaScriptEnabled,
 }, testInfo) => {
-  const email = uniqueEmail('verify', testInfo.project.name)
+  const email = uniqueAddress('verify', testInfo.project.name)
   await signUp(page, 'Vera', email)
   const banner = page.getByRole('complementary', { name: 'E-mail verification' })
   await expect(banner).toContainText(BANNER)

@@ -1,14 +1,9 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
-import { addCommentThroughApi } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * The inbox, with JavaScript on and off: a person mentioned on two tasks sees the count on the

@@ -1,13 +1,9 @@
-import { expect, type Locator, type Page, test } from '@playwright/test'
-import { clientFrom, signUpThroughApi, uniqueAddress } from './auth-client'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Locator, Page } from '@playwright/test'
+import { clientFrom, signUpThroughApi } from './api-client'
+import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueAddress, uniqueTitle } from './unique'
 
 /**
  * Every submit button shows that its form is on its way (disabled, aria-busy, its pending text)

@@ -1,13 +1,9 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { commentsSection, newCommentBox, sendButton } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Browser, Page } from '@playwright/test'
+import { commentsSection, newCommentBox, sendButton } from './comments-section'
+import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * The task modal keeps what a person typed and where they were: across hydration (text typed

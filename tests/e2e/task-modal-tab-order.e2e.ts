@@ -1,5 +1,7 @@
-import { expect, test } from '@playwright/test'
-import { browserFor, createTaskThroughApi, modal, uniqueTitle, verifiedPerson } from './tasks-support'
+import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { modal } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * Without JavaScript the task modal is a plain <dialog open> over an overlay that covers the

@@ -1,14 +1,9 @@
-import { expect, test } from '@playwright/test'
-import { expectNoSeriousA11yViolations, skipWithoutJavaScript, THEMES } from './axe'
-import {
-  browserFor,
-  createTaskThroughApi,
-  listReady,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { expectNoSeriousA11yViolations, skipWithoutJavaScript } from './axe'
+import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { listReady, modal, modalReady } from './task-page'
+import { THEMES } from './theme-cookie'
+import { uniqueTitle } from './unique'
 
 /**
  * The /task page and the task modal in each of its views, light and dark, without a serious or

@@ -1,17 +1,8 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import {
-  browserFor,
-  createTaskThroughApi,
-  detail,
-  group,
-  listReady,
-  modal,
-  modalReady,
-  type Person,
-  row,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Browser, Page } from '@playwright/test'
+import { browserFor, expect, type Person, test, verifiedPerson } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { detail, group, listReady, modal, modalReady, row } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * Three people and a visitor, each in a browser of their own, with JavaScript on and off: the

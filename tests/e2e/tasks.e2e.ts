@@ -1,20 +1,9 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { computedStyle } from './support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  detail,
-  group,
-  hue,
-  listReady,
-  longDate,
-  modal,
-  modalReady,
-  type Person,
-  row,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Browser, Page } from '@playwright/test'
+import { computedStyle, hue } from './computed-style'
+import { browserFor, expect, type Person, test, verifiedPerson } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { detail, group, listReady, longDate, modal, modalReady, row } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * One person's tasks in a browser, with JavaScript on and off: the create form, the task modal
