@@ -1,4 +1,4 @@
-import { browserFor, expect, test, verifiedPerson } from './fixtures'
+import { expect, test } from './fixtures'
 import { createTaskThroughApi } from './rpc-calls'
 import { modal } from './task-page'
 import { uniqueTitle } from './unique'
@@ -11,12 +11,12 @@ test.describe('without JavaScript', () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, 'with JavaScript the modal is a real modal dialog')
   test.describe.configure({ timeout: 120_000 })
 
-  test('the open modal is the first thing Tab reaches after the skip link', async ({ browser, baseURL }) => {
-    const base = baseURL ?? ''
-    const owner = await verifiedPerson(base, 'Tab', 'js-off')
+  test('the open modal is the first thing Tab reaches after the skip link', async ({
+    person: owner,
+    signedInPage: page,
+  }) => {
     const title = uniqueTitle('Keyboard first', 'js-off')
     const { id } = await createTaskThroughApi(owner, { text: title, details: 'Reachable at once.' })
-    const { page, context } = await browserFor(browser, owner, { baseURL: base, javaScriptEnabled: false })
 
     await page.goto(`/task?task=${id}`)
     await expect(modal(page)).toHaveAttribute('open', '')
@@ -40,6 +40,5 @@ test.describe('without JavaScript', () => {
       await page.keyboard.press('Tab')
       expect(await focusIsInModal()).toBe(true)
     }
-    await context.close()
   })
 })
