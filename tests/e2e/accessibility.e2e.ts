@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { seriousA11yViolations, skipWithoutJavaScript } from './axe'
-import { browserFor, expect, type Person, test, verifiedPerson } from './fixtures'
+import { expect, type NewPerson, type Person, test } from './fixtures'
 import { addCommentThroughApi, createTaskThroughApi } from './rpc-calls'
 import { sitemapPaths } from './sitemap'
 import { modalReady } from './task-page'
@@ -86,17 +86,12 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
     })
 
     test(`signed-in pages, the task modal with a discussion, the account menu and the drawer, ${theme} theme`, async ({
-      browser,
-      baseURL,
+      newPerson,
+      pageFor,
     }, testInfo) => {
-      const base = baseURL ?? ''
       const project = `${testInfo.project.name}-axe-${theme}`
-      const { owner, taskId, ownComment, othersReply } = await discussedTask(base, project)
-      const { page, context } = await browserFor(browser, owner, {
-        baseURL: base,
-        javaScriptEnabled: true,
-        theme,
-      })
+      const { owner, taskId, ownComment, othersReply } = await discussedTask(newPerson, project)
+      const page = await pageFor(owner, { theme })
       const findings = new Findings(page, theme)
 
       for (const path of ['/dashboard', '/task', '/settings']) {
@@ -134,15 +129,12 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
       await page.setViewportSize(DESKTOP)
 
       // A visitor on the public task: reactions they cannot give, and a way to sign in.
-      const visitor = await browser.newContext({ baseURL: base })
-      await setThemeCookie(visitor, base, theme)
-      const visitorPage = await visitor.newPage()
+      const visitorPage = await pageFor('visitor', { theme })
       await visitorPage.goto(`/?task=${taskId}`)
       await modalReady(visitorPage, true)
       const visitorFindings = new Findings(visitorPage, theme)
       await visitorFindings.check("a visitor on a public task's modal")
 
-      await Promise.all([context.close(), visitor.close()])
       findings.expectNone()
       visitorFindings.expectNone()
     })
@@ -172,11 +164,8 @@ class Findings {
  * A public task with a discussion in every state the modal shows: the owner's comment with a
  * reply from a colleague, reactions given by each (one pressed for the viewer, one not).
  */
-async function discussedTask(baseURL: string, project: string) {
-  const [owner, colleague] = await Promise.all([
-    verifiedPerson(baseURL, 'Ada', project),
-    verifiedPerson(baseURL, 'Grace', project),
-  ])
+async function discussedTask(newPerson: NewPerson, project: string) {
+  const [owner, colleague] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
   const { id: taskId } = await createTaskThroughApi(owner, {
     text: uniqueTitle('Audit the discussion', project),
     details: 'Comments, replies and reactions.',

@@ -13,8 +13,7 @@ const SUBJECT = 'Reset your Threadwork password'
 
 test('forgot → reset from the e-mail → old sessions gone, the new password signs in', async ({
   page,
-  browser,
-  baseURL,
+  pageFor,
   javaScriptEnabled,
 }, testInfo) => {
   // A signed-in "laptop": the session a reset must end.
@@ -27,8 +26,7 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await expect(page).toHaveURL(/\/dashboard$/)
 
   // Another browser, signed out, forgot the password.
-  const phone = await browser.newContext({ baseURL, javaScriptEnabled })
-  const other = await phone.newPage()
+  const other = await pageFor('visitor')
   await other.goto('/login')
   await other.getByRole('link', { name: 'Forgot password?' }).click()
   await expect(other).toHaveURL(/\/email\/forgot-password$/)
@@ -83,7 +81,6 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await expect(other).toHaveURL(/\/email\/forgot-password$/)
 
   expect(emailsTo(unknown, SUBJECT)).toEqual([])
-  await phone.close()
 })
 
 test('a reset link without its token explains itself', async ({ page }) => {

@@ -18,6 +18,8 @@ import { uniqueAddress } from './unique'
 
 export type Person = { name: string; email: string; client: ApiClient }
 
+export type NewPerson = (name: string) => Promise<Person>
+
 /** Whom a browser is signed in as: a person, or only the API client of an account. */
 type Session = Pick<Person, 'client'>
 
@@ -30,7 +32,7 @@ type Fixtures = {
   /** The theme `signedInPage` (and any `pageFor` not told otherwise) shows; unset, the default. */
   theme: Theme | undefined
   /** A new verified person with this name, signed in through the API. */
-  newPerson: (name: string) => Promise<Person>
+  newPerson: NewPerson
   /**
    * A page in a browser of its own (JavaScript as the project runs it), signed in as `who`, or
    * signed out for 'visitor'. Closed when the test ends.
@@ -41,6 +43,8 @@ type Fixtures = {
   /** A page signed in as `person`. */
   signedInPage: Page
 }
+
+export type PageFor = Fixtures['pageFor']
 
 const PASSWORD = 'e2e journey password'
 

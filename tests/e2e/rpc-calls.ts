@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test'
-import type { Person } from './fixtures'
+import type { NewPerson, Person } from './fixtures'
 import { uniqueTitle } from './unique'
 
 /**
@@ -32,11 +32,7 @@ export async function createTaskThroughApi(person: Person, input: TaskInput): Pr
 }
 
 /** Ada and Grace, and a private task of Ada's shared with Grace. */
-export async function sharedTask(
-  newPerson: (name: string) => Promise<Person>,
-  project: string,
-  label: string,
-) {
+export async function sharedTask(newPerson: NewPerson, project: string, label: string) {
   const [ada, grace] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
   const text = uniqueTitle(label, project)
   const { id } = await createTaskThroughApi(ada, { text, sharedWith: [grace.email] })
