@@ -32,6 +32,15 @@ export function commentBy(page: Page, author: string, text?: string) {
   return text === undefined ? articles : articles.filter({ hasText: text })
 }
 
+/** The box for a reply to `author`'s comment, open under it. */
+export function replyBox(page: Page, author: string) {
+  return commentsSection(page).getByRole('textbox', { name: `Reply to ${author}` })
+}
+
+export function replyButton(page: Page) {
+  return commentsSection(page).getByRole('button', { name: 'Reply', exact: true })
+}
+
 /** A comment's reaction button, whatever its count: 'Heart: 2'. */
 export function reactionButton(comment: Locator, name: ReactionName) {
   return comment.getByRole('button', { name: new RegExp(`^${name}: \\d+$`) })
