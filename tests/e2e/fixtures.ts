@@ -98,19 +98,3 @@ async function addSession(context: BrowserContext, who: Session, baseURL: string
     { name: 'tw_session', value: session, url: baseURL, httpOnly: true, sameSite: 'Lax' },
   ])
 }
-
-// Until every spec file has moved onto the fixtures.
-export { verifiedPerson }
-export async function browserFor(
-  browser: import('@playwright/test').Browser,
-  person: Person,
-  options: { baseURL: string; javaScriptEnabled: boolean; theme?: Theme },
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: options.baseURL,
-    javaScriptEnabled: options.javaScriptEnabled,
-  })
-  await addSession(context, person, options.baseURL)
-  if (options.theme) await setThemeCookie(context, options.baseURL, options.theme)
-  return { context, page: await context.newPage() }
-}
