@@ -1,22 +1,11 @@
-import { expect, type Page, test } from '@playwright/test'
-import {
-  expectTheme,
-  seriousA11yViolations,
-  skipWithoutJavaScript,
-  THEMES,
-  type Theme,
-  useTheme,
-} from './axe'
-import { addCommentThroughApi } from './comments-support'
+import type { Page } from '@playwright/test'
+import { seriousA11yViolations, skipWithoutJavaScript } from './axe'
+import { expect, type NewPerson, type Person, test } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi } from './rpc-calls'
 import { sitemapPaths } from './sitemap'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modalReady,
-  type Person,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { modalReady } from './task-page'
+import { expectTheme, setThemeCookie, THEMES, type Theme } from './theme-cookie'
+import { uniqueTitle } from './unique'
 
 /**
  * axe on every page and state of the app, light and dark: every page the sitemap lists, the
@@ -50,7 +39,7 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
 
   for (const theme of THEMES) {
     test(`every page the sitemap lists, ${theme} theme`, async ({ page, context, baseURL, request }) => {
-      await useTheme(context, baseURL ?? '', theme)
+      await setThemeCookie(context, baseURL ?? '', theme)
       const paths = await sitemapPaths(request)
       expect(paths.length).toBeGreaterThan(20)
 
@@ -67,7 +56,7 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
       context,
       baseURL,
     }) => {
-      await useTheme(context, baseURL ?? '', theme)
+      await setThemeCookie(context, baseURL ?? '', theme)
       const findings = new Findings(page, theme)
       for (const path of PUBLIC_PAGES_OUTSIDE_THE_SITEMAP) {
         await page.goto(path)
@@ -97,17 +86,12 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
     })
 
     test(`signed-in pages, the task modal with a discussion, the account menu and the drawer, ${theme} theme`, async ({
-      browser,
-      baseURL,
+      newPerson,
+      pageFor,
     }, testInfo) => {
-      const base = baseURL ?? ''
       const project = `${testInfo.project.name}-axe-${theme}`
-      const { owner, taskId, ownComment, othersReply } = await discussedTask(base, project)
-      const { page, context } = await browserFor(browser, owner, {
-        baseURL: base,
-        javaScriptEnabled: true,
-        theme,
-      })
+      const { owner, taskId, ownComment, othersReply } = await discussedTask(newPerson, project)
+      const page = await pageFor(owner, { theme })
       const findings = new Findings(page, theme)
 
       for (const path of ['/dashboard', '/task', '/settings']) {
@@ -145,15 +129,12 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
       await page.setViewportSize(DESKTOP)
 
       // A visitor on the public task: reactions they cannot give, and a way to sign in.
-      const visitor = await browser.newContext({ baseURL: base })
-      await useTheme(visitor, base, theme)
-      const visitorPage = await visitor.newPage()
+      const visitorPage = await pageFor('visitor', { theme })
       await visitorPage.goto(`/?task=${taskId}`)
       await modalReady(visitorPage, true)
       const visitorFindings = new Findings(visitorPage, theme)
       await visitorFindings.check("a visitor on a public task's modal")
 
-      await Promise.all([context.close(), visitor.close()])
       findings.expectNone()
       visitorFindings.expectNone()
     })
@@ -183,11 +164,8 @@ class Findings {
  * A public task with a discussion in every state the modal shows: the owner's comment with a
  * reply from a colleague, reactions given by each (one pressed for the viewer, one not).
  */
-async function discussedTask(baseURL: string, project: string) {
-  const [owner, colleague] = await Promise.all([
-    verifiedPerson(baseURL, 'Ada', project),
-    verifiedPerson(baseURL, 'Grace', project),
-  ])
+async function discussedTask(newPerson: NewPerson, project: string) {
+  const [owner, colleague] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
   const { id: taskId } = await createTaskThroughApi(owner, {
     text: uniqueTitle('Audit the discussion', project),
     details: 'Comments, replies and reactions.',

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test'
-import { clientFrom, signUpThroughApi, uniqueAddress } from './auth-client'
+import { clientFrom, signUpThroughApi } from './api-client'
+import { expect, test } from './fixtures'
+import { uniqueAddress } from './unique'
 
 /**
  * The protections against the real server, as an attacker's page or script would meet them: no

@@ -1,5 +1,7 @@
-import { expect, type Locator, type Page, test } from '@playwright/test'
-import { signUpThroughApi, uniqueAddress } from './auth-client'
+import type { Locator, Page } from '@playwright/test'
+import { signUpThroughApi } from './api-client'
+import { expect, test } from './fixtures'
+import { uniqueAddress } from './unique'
 
 /**
  * Getting in and out in a real browser, with JavaScript on and off: sign up, the account menu's
@@ -134,7 +136,7 @@ test('a wrong password says "Invalid e-mail or password." and keeps the address'
 
 test('revoking another device from settings signs that device out on its next page', async ({
   page,
-  browser,
+  pageFor,
   baseURL,
   javaScriptEnabled,
 }, testInfo) => {
@@ -142,8 +144,7 @@ test('revoking another device from settings signs that device out on its next pa
   await signUpThroughApi(baseURL ?? '', { name: 'Rev', email, password: PASSWORD })
 
   // A phone, signed in as the same person.
-  const phoneContext = await browser.newContext({ baseURL, javaScriptEnabled })
-  const phone = await phoneContext.newPage()
+  const phone = await pageFor('visitor')
   await phone.goto('/login?redirect=/dashboard')
   await signIn(phone, email)
   await expect(phone).toHaveURL(/\/dashboard$/, SCRYPT_WAIT)
@@ -176,12 +177,10 @@ test('revoking another device from settings signs that device out on its next pa
   await expect(rows.first()).toContainText('This device')
   await page.goto('/dashboard')
   await expect(page.getByRole('heading', { name: 'Welcome back, Rev' })).toBeVisible()
-
-  await phoneContext.close()
 })
 
 test('settings: change the password, then delete the account', async ({
-  browser,
+  pageFor,
   baseURL,
   javaScriptEnabled,
 }, testInfo) => {
@@ -189,12 +188,7 @@ test('settings: change the password, then delete the account', async ({
   const email = uniqueAddress('leaver', testInfo.project.name)
   const api = await signUpThroughApi(baseURL ?? '', { name: 'Lee', email, password: PASSWORD })
   // The browser comes back with the session the sign-up started (no sign-in from 127.0.0.1).
-  const context = await browser.newContext({ baseURL, javaScriptEnabled })
-  const session = api.cookies.get('tw_session') ?? ''
-  await context.addCookies([
-    { name: 'tw_session', value: session, url: baseURL ?? '', httpOnly: true, sameSite: 'Lax' },
-  ])
-  const page = await context.newPage()
+  const page = await pageFor({ client: api })
   await page.goto('/settings')
   const password = page.getByRole('region', { name: 'Password' })
   const deletion = page.getByRole('region', { name: 'Delete account' })
@@ -226,7 +220,7 @@ test('settings: change the password, then delete the account', async ({
   await expect(page).toHaveURL(/\/$/)
   if (javaScriptEnabled) await expect(page.getByText('Your account was deleted')).toBeVisible()
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible()
-  expect((await context.cookies()).some((cookie) => cookie.name === 'tw_session')).toBe(false)
+  expect((await page.context().cookies()).some((cookie) => cookie.name === 'tw_session')).toBe(false)
 
   // The account is gone: its password opens nothing.
   const token = await api.csrf()
@@ -236,5 +230,4 @@ test('settings: change the password, then delete the account', async ({
     { 'x-csrf-token': token },
   )
   expect(signIn.status).toBe(401)
-  await context.close()
 })

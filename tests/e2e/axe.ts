@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 
 /**
  * The one axe check of the browser suite: a page fails on any serious or critical finding, with
@@ -29,17 +29,4 @@ export async function seriousA11yViolations(page: Page) {
  */
 export function skipWithoutJavaScript() {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'axe needs to run a script in the page')
-}
-
-export const THEMES = ['light', 'dark'] as const
-export type Theme = (typeof THEMES)[number]
-
-/** The theme cookie, as the toggle sets it: the server renders that theme from the first byte. */
-export async function useTheme(context: BrowserContext, baseURL: string, theme: Theme) {
-  await context.addCookies([{ name: 'theme', value: theme, url: baseURL }])
-}
-
-/** Waits until the page shows the theme, so axe measures contrast in the right colours. */
-export async function expectTheme(page: Page, theme: Theme) {
-  await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`))
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { expect, test } from '@playwright/test'
 import { CONTRACT_DIR } from './better-auth-client.setup'
+import { expect, test } from './fixtures'
 
 /**
  * docs/product-rules.md §5: /api/auth answers better-auth's paths and shapes, so its own client works

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { xmlProblem } from '../helpers/xml'
+import { expect, test } from './fixtures'
 import { sitemapPaths } from './sitemap'
 
 /**

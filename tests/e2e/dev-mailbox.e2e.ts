@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { freePort } from './app-process'
+import { expect, test } from './fixtures'
 
 /**
  * /dev/mailbox exists only outside production, and the run's server is a production one; so this
@@ -17,14 +17,6 @@ test.describe.configure({ mode: 'serial', timeout: 90_000 })
 let server: ChildProcess | undefined
 let origin = ''
 let dataDir = ''
-
-async function freePort() {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return typeof address === 'object' && address ? address.port : 0
-}
 
 test.beforeAll(async () => {
   test.setTimeout(60_000)

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test'
 import { linkIn } from '../fixtures/smtp-server'
-import { emailsTo, uniqueEmail, waitForEmail } from './mail'
+import { expect, test } from './fixtures'
+import { emailsTo, waitForEmail } from './smtp-inbox'
+import { uniqueAddress } from './unique'
 
 /**
  * Forgot password → the e-mail → a new password, with JavaScript on and off: the same answer for
@@ -12,12 +13,11 @@ const SUBJECT = 'Reset your Threadwork password'
 
 test('forgot → reset from the e-mail → old sessions gone, the new password signs in', async ({
   page,
-  browser,
-  baseURL,
+  pageFor,
   javaScriptEnabled,
 }, testInfo) => {
   // A signed-in "laptop": the session a reset must end.
-  const email = uniqueEmail('reset', testInfo.project.name)
+  const email = uniqueAddress('reset', testInfo.project.name)
   await page.goto('/signup')
   await page.getByLabel('Name').fill('Reese')
   await page.getByLabel('E-mail').fill(email)
@@ -26,14 +26,13 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await expect(page).toHaveURL(/\/dashboard$/)
 
   // Another browser, signed out, forgot the password.
-  const phone = await browser.newContext({ baseURL, javaScriptEnabled })
-  const other = await phone.newPage()
+  const other = await pageFor('visitor')
   await other.goto('/login')
   await other.getByRole('link', { name: 'Forgot password?' }).click()
   await expect(other).toHaveURL(/\/email\/forgot-password$/)
 
   // An unknown address gets exactly the same answer.
-  const unknown = uniqueEmail('nobody', testInfo.project.name)
+  const unknown = uniqueAddress('nobody', testInfo.project.name)
   await other.getByLabel('E-mail').fill(unknown)
   await other.getByRole('button', { name: 'Send reset link' }).click()
   await expect(other.getByRole('main').getByRole('status')).toContainText(ANSWER)
@@ -82,7 +81,6 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await expect(other).toHaveURL(/\/email\/forgot-password$/)
 
   expect(emailsTo(unknown, SUBJECT)).toEqual([])
-  await phone.close()
 })
 
 test('a reset link without its token explains itself', async ({ page }) => {

@@ -1,6 +1,8 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { linkIn } from '../fixtures/smtp-server'
-import { uniqueEmail, waitForEmail } from './mail'
+import { expect, test } from './fixtures'
+import { waitForEmail } from './smtp-inbox'
+import { uniqueAddress } from './unique'
 
 /**
  * Sign up → the e-mail the app sent through real SMTP → its link → verified, with JavaScript on
@@ -21,11 +23,11 @@ async function signUp(page: Page, name: string, email: string) {
 
 test('sign up → banner → resend → verify from the e-mail → signed in and verified', async ({
   page,
-  browser,
+  pageFor,
   baseURL,
   javaScriptEnabled,
 }, testInfo) => {
-  const email = uniqueEmail('verify', testInfo.project.name)
+  const email = uniqueAddress('verify', testInfo.project.name)
   await signUp(page, 'Vera', email)
   const banner = page.getByRole('complementary', { name: 'E-mail verification' })
   await expect(banner).toContainText(BANNER)
@@ -63,8 +65,7 @@ test('sign up → banner → resend → verify from the e-mail → signed in and
   await expect(page.getByText('Your e-mail address is already verified.')).toBeVisible()
 
   // The first e-mail's link, opened where nobody is signed in: success, and a way to sign in.
-  const elsewhere = await browser.newContext({ baseURL, javaScriptEnabled })
-  const other = await elsewhere.newPage()
+  const other = await pageFor('visitor')
   await other.goto(linkIn(welcome, '/email/verify-email').href)
   await other.getByRole('button', { name: 'Verify e-mail address' }).click()
   const card = other.getByRole('main')
@@ -76,7 +77,6 @@ test('sign up → banner → resend → verify from the e-mail → signed in and
   await other.getByRole('button', { name: 'Sign in', exact: true }).click()
   await expect(other).toHaveURL(/\/dashboard$/)
   await expect(other.getByText(BANNER)).toHaveCount(0)
-  await elsewhere.close()
 })
 
 test('a link without its token, or with a made-up one, explains itself', async ({ page }) => {

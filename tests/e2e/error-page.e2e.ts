@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
 
 /**
  * Real server errors, reached the way a browser reaches them: a form POSTs to /tss.

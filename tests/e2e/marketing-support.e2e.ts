@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures'
 
 /*
  * The server in these tests sees every browser as 127.0.0.1, and the form allows five messages

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures'
 
 test('an unknown URL answers 404 with the not-found screen', async ({ page }) => {
   const response = await page.goto('/no-such-page')

@@ -1,14 +1,9 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
-import { addCommentThroughApi } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { expect, test } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * The inbox, with JavaScript on and off: a person mentioned on two tasks sees the count on the
@@ -41,16 +36,12 @@ function notice(page: Page, javaScriptEnabled: boolean, title: string) {
 }
 
 test('mentioned on two tasks: the badge counts, the inbox lists, a link opens the task, marking read clears it', async ({
-  browser,
-  baseURL: base,
+  newPerson,
+  pageFor,
   javaScriptEnabled,
 }, testInfo) => {
-  const baseURL = base ?? ''
   const project = testInfo.project.name
-  const [ada, grace] = await Promise.all([
-    verifiedPerson(baseURL, 'Ada', project),
-    verifiedPerson(baseURL, 'Grace', project),
-  ])
+  const [ada, grace] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
   const venue = uniqueTitle('Book the venue', project)
   const menu = uniqueTitle('Choose the menu', project)
   const [venueTask, menuTask] = await Promise.all([
@@ -58,7 +49,7 @@ test('mentioned on two tasks: the badge counts, the inbox lists, a link opens th
     createTaskThroughApi(ada, { text: menu, sharedWith: [grace.email] }),
   ])
 
-  const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled })
+  const page = await pageFor(grace)
   await page.goto('/task')
   await expect(bell(page)).toHaveAccessibleName('Notifications')
 
@@ -113,37 +104,27 @@ test('mentioned on two tasks: the badge counts, the inbox lists, a link opens th
   if (javaScriptEnabled) {
     // A browser that never showed them (nothing remembered in its storage) toasts none: read in
     // the inbox is read for the toasts too.
-    const fresh = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
-    const polled = fresh.page.waitForResponse((response) =>
+    const fresh = await pageFor(grace)
+    const polled = fresh.waitForResponse((response) =>
       response.url().includes('/api/rpc/comments/getMentionNotifications'),
     )
-    await fresh.page.goto('/task')
+    await fresh.goto('/task')
     await polled
-    await expect(fresh.page.getByText('mentioned you in a comment')).toHaveCount(0)
-    await fresh.context.close()
+    await expect(fresh.getByText('mentioned you in a comment')).toHaveCount(0)
   }
-  await context.close()
 })
 
-test('an empty inbox says so', async ({ browser, baseURL: base, javaScriptEnabled }, testInfo) => {
-  const baseURL = base ?? ''
-  const lin = await verifiedPerson(baseURL, 'Lin', testInfo.project.name)
-  const { page, context } = await browserFor(browser, lin, { baseURL, javaScriptEnabled })
+test('an empty inbox says so', async ({ signedInPage: page }) => {
   await page.goto('/notifications')
   await expect(page.getByRole('heading', { name: 'No mentions yet' })).toBeVisible()
   await expect(page.getByText('You are all caught up.')).toBeVisible()
   await expect(bell(page)).toHaveAttribute('aria-current', 'page')
-  await context.close()
 })
 
 test("'E-mail me when I'm mentioned' is on until turned off in settings, and stays as saved", async ({
-  browser,
-  baseURL: base,
+  signedInPage: page,
   javaScriptEnabled,
-}, testInfo) => {
-  const baseURL = base ?? ''
-  const mo = await verifiedPerson(baseURL, 'Mo', testInfo.project.name)
-  const { page, context } = await browserFor(browser, mo, { baseURL, javaScriptEnabled })
+}) => {
   await page.goto('/settings')
   const section = page.getByRole('region', { name: 'Notifications' })
   const checkbox = section.getByRole('checkbox', { name: "E-mail me when I'm mentioned" })
@@ -161,7 +142,6 @@ test("'E-mail me when I'm mentioned' is on until turned off in settings, and sta
   await expect(notice(page, javaScriptEnabled, 'Mention e-mails are on')).toBeVisible()
   await page.goto('/settings')
   await expect(checkbox).toBeChecked()
-  await context.close()
 })
 
 test('a visitor is sent to sign in and back', async ({ page }) => {
@@ -173,14 +153,10 @@ test.describe('the inbox has no serious or critical accessibility violations', (
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'axe needs to run a script in the page')
 
   for (const theme of ['light', 'dark'] as const) {
-    test(`read, unread and empty, ${theme} theme`, async ({ browser, baseURL: base }, testInfo) => {
-      const baseURL = base ?? ''
+    test(`read, unread and empty, ${theme} theme`, async ({ newPerson, pageFor }, testInfo) => {
       const project = `${testInfo.project.name}-${theme}`
-      const [ada, grace] = await Promise.all([
-        verifiedPerson(baseURL, 'Ada', project),
-        verifiedPerson(baseURL, 'Grace', project),
-      ])
-      const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true, theme })
+      const [ada, grace] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
+      const page = await pageFor(grace, { theme })
       await page.goto('/notifications')
       await expect(page.getByRole('heading', { name: 'No mentions yet' })).toBeVisible()
       await expectNoSeriousA11yViolations(page, 'empty inbox')
@@ -200,7 +176,6 @@ test.describe('the inbox has no serious or critical accessibility violations', (
       await page.goto('/notifications')
       await expect(page.getByText('1 unread mention')).toBeVisible()
       await expectNoSeriousA11yViolations(page, 'inbox with read and unread mentions')
-      await context.close()
     })
   }
 })

@@ -1,5 +1,6 @@
-import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import type { BrowserContext, Page } from '@playwright/test'
 import { type OAuthTestIdentity, oauthIdentityCookie } from '../fixtures/oauth-provider'
+import { expect, test } from './fixtures'
 
 /**
  * GitHub and Google sign-in in a real browser against the local provider (started by

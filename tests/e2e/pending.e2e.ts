@@ -1,15 +1,9 @@
-import { expect, type Locator, type Page, test } from '@playwright/test'
-import { clientFrom, signUpThroughApi, uniqueAddress } from './auth-client'
-import { addCommentThroughApi } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  sharedTask,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Locator, Page } from '@playwright/test'
+import { clientFrom, signUpThroughApi } from './api-client'
+import { expect, test } from './fixtures'
+import { addCommentThroughApi, createTaskThroughApi, sharedTask } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueAddress, uniqueTitle } from './unique'
 
 /**
  * Every submit button shows that its form is on its way (disabled, aria-busy, its pending text)
@@ -92,16 +86,14 @@ test('Create account on /signup?redirect=… shows its pending state, once', asy
 })
 
 test('the task modal’s forms: Update status, Save sharing, Make public, Save, Delete task', async ({
-  browser,
-  baseURL: base,
+  newPerson,
+  pageFor,
 }, testInfo) => {
   test.setTimeout(90_000)
-  const baseURL = base ?? ''
-  const project = testInfo.project.name
-  const ada = await verifiedPerson(baseURL, 'Ada', project)
-  const text = uniqueTitle('Order the banners', project)
+  const ada = await newPerson('Ada')
+  const text = uniqueTitle('Order the banners', testInfo.project.name)
   const { id } = await createTaskThroughApi(ada, { text })
-  const { page, context } = await browserFor(browser, ada, { baseURL, javaScriptEnabled: true })
+  const page = await pageFor(ada)
   await page.goto(`/task?task=${id}`)
   await modalReady(page, true)
   const dialog = modal(page)
@@ -150,18 +142,16 @@ test('the task modal’s forms: Update status, Save sharing, Make public, Save, 
   await doubleClickOnce(page, button, 'Deleting…', held)
   held.release()
   await expect(modal(page)).toHaveCount(0)
-  await context.close()
 })
 
 test('the inbox: Mark all as read shows its pending state, once', async ({
-  browser,
-  baseURL: base,
+  newPerson,
+  pageFor,
 }, testInfo) => {
   test.setTimeout(90_000)
-  const baseURL = base ?? ''
-  const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Print the badges')
+  const { ada, grace, id } = await sharedTask(newPerson, testInfo.project.name, 'Print the badges')
   await addCommentThroughApi(ada, { taskId: id, content: '@Grace which font?' })
-  const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
+  const page = await pageFor(grace)
   await page.goto('/notifications')
   await expect(page.getByTestId('unread-summary')).toHaveText('1 unread mention')
 
@@ -172,12 +162,11 @@ test('the inbox: Mark all as read shows its pending state, once', async ({
   held.release()
   await expect(page.getByTestId('unread-summary')).toHaveText('You are all caught up.')
   await expect(button).toHaveCount(0)
-  await context.close()
 })
 
 test('settings: Revoke shows its pending state on its own row, once', async ({
-  browser,
   baseURL,
+  pageFor,
 }, testInfo) => {
   const email = uniqueAddress('revoker', testInfo.project.name)
   const laptop = await signUpThroughApi(baseURL ?? '', { name: 'Rita', email, password: PASSWORD })
@@ -190,11 +179,7 @@ test('settings: Revoke shows its pending state on its own row, once', async ({
   )
   expect(signedIn.status, signedIn.body).toBe(200)
 
-  const context = await browser.newContext({ baseURL })
-  await context.addCookies([
-    { name: 'tw_session', value: laptop.cookies.get('tw_session') ?? '', url: baseURL ?? '', httpOnly: true },
-  ])
-  const page = await context.newPage()
+  const page = await pageFor({ client: laptop })
   await page.goto('/settings')
   const rows = page.getByTestId('session-row')
   await expect(rows).toHaveCount(2)
@@ -208,5 +193,4 @@ test('settings: Revoke shows its pending state on its own row, once', async ({
   await expect(rows.filter({ hasText: 'This device' }).getByRole('button')).toBeEnabled()
   held.release()
   await expect(rows).toHaveCount(1)
-  await context.close()
 })

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test'
 import { sendRaw, statusOf } from '../helpers/raw-http'
 import { startServer, waitUntilListening } from './app-process'
+import { expect, test } from './fixtures'
 
 /**
  * The production server's own duties, seen from outside: headers, compression, caching, the

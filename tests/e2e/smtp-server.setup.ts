@@ -1,5 +1,5 @@
 import { startSmtpServer } from '../fixtures/smtp-server'
-import { e2eMailDir } from './mail'
+import { e2eMailDir } from './smtp-inbox'
 
 /**
  * Starts the local SMTP server in the runner, on the port the config chose and gave the app

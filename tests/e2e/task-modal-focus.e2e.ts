@@ -1,13 +1,9 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { commentsSection, newCommentBox, sendButton } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Page } from '@playwright/test'
+import { commentsSection, newCommentBox, sendButton } from './comments-section'
+import { expect, type Person, test } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * The task modal keeps what a person typed and where they were: across hydration (text typed
@@ -16,12 +12,11 @@ import {
  * hint tell only what is true.
  */
 
-async function ownerWithTask(browser: Browser, baseURL: string, javaScriptEnabled: boolean, project: string) {
-  const owner = await verifiedPerson(baseURL, 'Ola', project)
+/** A task of the owner's, for the modal to show. */
+async function taskOf(owner: Person, project: string) {
   const text = uniqueTitle('Plan the retreat', project)
   const { id } = await createTaskThroughApi(owner, { text })
-  const { page, context } = await browserFor(browser, owner, { baseURL, javaScriptEnabled })
-  return { page, context, id, text }
+  return { id, text }
 }
 
 /**
@@ -57,10 +52,10 @@ test.describe('with JavaScript', () => {
   )
 
   test('a comment typed before the scripts load survives hydration, with the focus', async ({
-    browser,
-    baseURL,
+    person,
+    signedInPage: page,
   }, testInfo) => {
-    const { page, context, id } = await ownerWithTask(browser, baseURL ?? '', true, testInfo.project.name)
+    const { id } = await taskOf(person, testInfo.project.name)
     const release = await gotoBeforeScripts(page, `/task?task=${id}`)
     const box = newCommentBox(page)
     await box.click()
@@ -76,19 +71,13 @@ test.describe('with JavaScript', () => {
     await expect(sendButton(page)).toBeEnabled()
     await page.keyboard.type(', and after.')
     await expect(box).toHaveValue('Typed while the page was loading, and after.')
-    await context.close()
   })
 
   test('an edit typed before the scripts load survives hydration, with the focus', async ({
-    browser,
-    baseURL,
+    person,
+    signedInPage: page,
   }, testInfo) => {
-    const { page, context, id, text } = await ownerWithTask(
-      browser,
-      baseURL ?? '',
-      true,
-      testInfo.project.name,
-    )
+    const { id, text } = await taskOf(person, testInfo.project.name)
     const release = await gotoBeforeScripts(page, `/task?task=${id}&view=edit`)
     const title = modal(page).getByLabel('Title')
     const details = modal(page).getByLabel('Details')
@@ -103,19 +92,13 @@ test.describe('with JavaScript', () => {
     await expect(title).toHaveValue(`${text} in May`)
     await expect(details).toHaveValue('Book the cabins first')
     await expect(details).toBeFocused()
-    await context.close()
   })
 
   test('Edit focuses the title; Cancel and Save return focus to Edit; Delete and its Cancel likewise', async ({
-    browser,
-    baseURL,
+    person,
+    signedInPage: page,
   }, testInfo) => {
-    const { page, context, id, text } = await ownerWithTask(
-      browser,
-      baseURL ?? '',
-      true,
-      testInfo.project.name,
-    )
+    const { id, text } = await taskOf(person, testInfo.project.name)
     await page.goto(`/task?task=${id}`)
     await modalReady(page, true)
     const dialog = modal(page)
@@ -139,38 +122,31 @@ test.describe('with JavaScript', () => {
     await expect(dialog.getByRole('button', { name: 'Delete task' })).toBeFocused()
     await dialog.getByRole('link', { name: 'Cancel' }).click()
     await expect(remove).toBeFocused()
-    await context.close()
   })
 })
 
 test('a private task nobody else sees says how to mention people, not that mentions are off', async ({
-  browser,
-  baseURL,
+  person,
+  signedInPage: page,
   javaScriptEnabled,
 }, testInfo) => {
-  const { page, context, id } = await ownerWithTask(
-    browser,
-    baseURL ?? '',
-    javaScriptEnabled,
-    testInfo.project.name,
-  )
+  const { id } = await taskOf(person, testInfo.project.name)
   await page.goto(`/task?task=${id}`)
   await modalReady(page, javaScriptEnabled)
   await expect(newCommentBox(page)).toHaveAttribute(
     'placeholder',
     'Add a comment... (Share this task to mention people)',
   )
-  await context.close()
 })
 
 test.describe('without JavaScript', () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, 'What the server alone renders')
 
   test('the confirmation banner shows inside the modal, above its overlay; no shortcut is offered', async ({
-    browser,
-    baseURL,
+    person,
+    signedInPage: page,
   }, testInfo) => {
-    const { page, context, id } = await ownerWithTask(browser, baseURL ?? '', false, testInfo.project.name)
+    const { id } = await taskOf(person, testInfo.project.name)
     await page.goto(`/task?task=${id}`)
     await modalReady(page, false)
     // Cmd+Enter needs a script: the hint would promise what cannot happen.
@@ -187,6 +163,5 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Comment added successfully! 💬' })).toHaveCount(
       1,
     )
-    await context.close()
   })
 })

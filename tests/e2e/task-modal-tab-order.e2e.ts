@@ -1,5 +1,7 @@
-import { expect, test } from '@playwright/test'
-import { browserFor, createTaskThroughApi, modal, uniqueTitle, verifiedPerson } from './tasks-support'
+import { expect, test } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { modal } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * Without JavaScript the task modal is a plain <dialog open> over an overlay that covers the
@@ -9,12 +11,12 @@ test.describe('without JavaScript', () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, 'with JavaScript the modal is a real modal dialog')
   test.describe.configure({ timeout: 120_000 })
 
-  test('the open modal is the first thing Tab reaches after the skip link', async ({ browser, baseURL }) => {
-    const base = baseURL ?? ''
-    const owner = await verifiedPerson(base, 'Tab', 'js-off')
+  test('the open modal is the first thing Tab reaches after the skip link', async ({
+    person: owner,
+    signedInPage: page,
+  }) => {
     const title = uniqueTitle('Keyboard first', 'js-off')
     const { id } = await createTaskThroughApi(owner, { text: title, details: 'Reachable at once.' })
-    const { page, context } = await browserFor(browser, owner, { baseURL: base, javaScriptEnabled: false })
 
     await page.goto(`/task?task=${id}`)
     await expect(modal(page)).toHaveAttribute('open', '')
@@ -38,6 +40,5 @@ test.describe('without JavaScript', () => {
       await page.keyboard.press('Tab')
       expect(await focusIsInModal()).toBe(true)
     }
-    await context.close()
   })
 })

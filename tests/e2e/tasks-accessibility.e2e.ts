@@ -1,14 +1,9 @@
-import { expect, test } from '@playwright/test'
-import { expectNoSeriousA11yViolations, skipWithoutJavaScript, THEMES } from './axe'
-import {
-  browserFor,
-  createTaskThroughApi,
-  listReady,
-  modal,
-  modalReady,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import { expectNoSeriousA11yViolations, skipWithoutJavaScript } from './axe'
+import { expect, test } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { listReady, modal, modalReady } from './task-page'
+import { THEMES } from './theme-cookie'
+import { uniqueTitle } from './unique'
 
 /**
  * The /task page and the task modal in each of its views, light and dark, without a serious or
@@ -23,13 +18,9 @@ test.describe('tasks: no serious or critical accessibility violations', () => {
   test.describe.configure({ timeout: 120_000 })
 
   for (const theme of THEMES) {
-    test(`/task and the task modal, ${theme} theme`, async ({ browser, baseURL }, testInfo) => {
-      const base = baseURL ?? ''
+    test(`/task and the task modal, ${theme} theme`, async ({ newPerson, pageFor }, testInfo) => {
       const project = `${testInfo.project.name}-${theme}`
-      const [owner, colleague] = await Promise.all([
-        verifiedPerson(base, 'Ally', project),
-        verifiedPerson(base, 'Bea', project),
-      ])
+      const [owner, colleague] = await Promise.all([newPerson('Ally'), newPerson('Bea')])
       const parent = uniqueTitle('Audit the forms', project)
       const { id } = await createTaskThroughApi(owner, {
         text: parent,
@@ -56,11 +47,7 @@ test.describe('tasks: no serious or critical accessibility violations', () => {
         sharedWith: [owner.email],
       })
 
-      const { page, context } = await browserFor(browser, owner, {
-        baseURL: base,
-        javaScriptEnabled: true,
-        theme,
-      })
+      const page = await pageFor(owner, { theme })
       await page.goto('/task')
       await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`))
       await listReady(page, true)
@@ -83,7 +70,6 @@ test.describe('tasks: no serious or critical accessibility violations', () => {
       await page.goto('/task?task=no-such-task')
       await modalReady(page, true)
       await expectNoSeriousA11yViolations(page, 'the modal, task not found')
-      await context.close()
     })
   }
 })

@@ -1,38 +1,15 @@
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { computedStyle } from './support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  detail,
-  group,
-  hue,
-  listReady,
-  longDate,
-  modal,
-  modalReady,
-  type Person,
-  row,
-  uniqueTitle,
-  verifiedPerson,
-} from './tasks-support'
+import type { Page } from '@playwright/test'
+import { computedStyle, hue } from './computed-style'
+import { expect, type Person, test } from './fixtures'
+import { createTaskThroughApi } from './rpc-calls'
+import { detail, group, listReady, longDate, modal, modalReady, row } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * One person's tasks in a browser, with JavaScript on and off: the create form, the task modal
  * (opened from the list and from links, on /task and on other pages), editing, the row's status
  * form, subtasks and deleting. Sharing and publishing are in tasks-sharing.e2e.ts.
  */
-
-async function ownerPage(
-  browser: Browser,
-  baseURL: string | undefined,
-  javaScriptEnabled: boolean,
-  name: string,
-  project: string,
-) {
-  const owner = await verifiedPerson(baseURL ?? '', name, project)
-  const { page, context } = await browserFor(browser, owner, { baseURL: baseURL ?? '', javaScriptEnabled })
-  return { owner, page, context }
-}
 
 /** The create form's panel. */
 function newTask(page: Page) {
@@ -58,17 +35,10 @@ function taskIdFrom(page: Page) {
 }
 
 test('create a task: a two-character title is refused beside the field, then the task opens and is listed', async ({
-  browser,
-  baseURL,
+  person: owner,
+  signedInPage: page,
   javaScriptEnabled,
 }, testInfo) => {
-  const { owner, page, context } = await ownerPage(
-    browser,
-    baseURL,
-    javaScriptEnabled,
-    'Olive',
-    testInfo.project.name,
-  )
   await page.goto('/task')
   await expect(page.getByRole('heading', { level: 1, name: 'Task List' })).toBeVisible()
   await expect(group(page, 'My tasks')).toContainText('No tasks yet. Create your first one.')
@@ -110,19 +80,16 @@ test('create a task: a two-character title is refused beside the field, then the
   await expect(created).toContainText('3 hours')
   await expect(created).toContainText(`by ${owner.name}`)
   await expect(group(page, 'My tasks').getByRole('heading')).toHaveText('My tasks (1)')
-  await context.close()
 })
 
 test('the modal, opened from the list and from links on any page, shows what the spec lists', async ({
-  browser,
-  baseURL,
+  newPerson,
+  pageFor,
   javaScriptEnabled,
 }, testInfo) => {
   const project = testInfo.project.name
-  const [{ owner, page, context }, friend] = await Promise.all([
-    ownerPage(browser, baseURL, javaScriptEnabled, 'Maud', project),
-    verifiedPerson(baseURL ?? '', 'Finn', project),
-  ])
+  const [owner, friend] = await Promise.all([newPerson('Maud'), newPerson('Finn')])
+  const page = await pageFor(owner)
   const high = uniqueTitle('Fix the login bug', project)
   const medium = uniqueTitle('Review the copy', project)
   const low = uniqueTitle('Tidy the backlog', project)
@@ -187,7 +154,6 @@ test('the modal, opened from the list and from links on any page, shows what the
   await page.goto('/task?task=no-such-task')
   await expect(modal(page).getByRole('heading', { name: 'Task not found' })).toBeVisible()
   await expect(modal(page)).toContainText('The task does not exist, or you do not have access to it.')
-  await context.close()
 })
 
 async function expectHighTask(
@@ -242,10 +208,9 @@ test.describe('closing the modal with the keyboard and the backdrop', () => {
   )
 
   test('Escape and a click on the backdrop close it, and focus returns to the link that opened it', async ({
-    browser,
-    baseURL,
+    person: owner,
+    signedInPage: page,
   }, testInfo) => {
-    const { owner, page, context } = await ownerPage(browser, baseURL, true, 'Esme', testInfo.project.name)
     const text = uniqueTitle('Close me', testInfo.project.name)
     await createTaskThroughApi(owner, { text })
     await page.goto('/task')
@@ -274,17 +239,15 @@ test.describe('closing the modal with the keyboard and the backdrop', () => {
     await modalReady(page, true)
     await closeWithX(page)
     await expect(opener).toBeFocused()
-    await context.close()
   })
 })
 
 test('edit a task through ?view=edit: title, priority and hours', async ({
-  browser,
-  baseURL,
+  person: owner,
+  signedInPage: page,
   javaScriptEnabled,
 }, testInfo) => {
   const project = testInfo.project.name
-  const { owner, page, context } = await ownerPage(browser, baseURL, javaScriptEnabled, 'Edda', project)
   const before = uniqueTitle('Draft the agenda', project)
   const after = uniqueTitle('Draft the final agenda', project)
   const { id } = await createTaskThroughApi(owner, { text: before, priority: 'medium', hrs: 1 })
@@ -317,12 +280,14 @@ test('edit a task through ?view=edit: title, priority and hours', async ({
   await expect(row(group(page, 'My tasks'), after)).toContainText('HIGH')
   await expect(row(group(page, 'My tasks'), after)).toContainText('5 hours')
   await expect(row(page, before)).toHaveCount(0)
-  await context.close()
 })
 
-test('change the status inline in the row', async ({ browser, baseURL, javaScriptEnabled }, testInfo) => {
+test('change the status inline in the row', async ({
+  person: owner,
+  signedInPage: page,
+  javaScriptEnabled,
+}, testInfo) => {
   const project = testInfo.project.name
-  const { owner, page, context } = await ownerPage(browser, baseURL, javaScriptEnabled, 'Stan', project)
   const text = uniqueTitle('Ship the release', project)
   await createTaskThroughApi(owner, { text })
   await page.goto('/task')
@@ -367,16 +332,14 @@ test('change the status inline in the row', async ({ browser, baseURL, javaScrip
   await page.reload()
   await expect(row(group(page, 'My tasks'), text).locator('[data-status]')).toHaveText('LFG')
   await expect(row(group(page, 'My tasks'), text).getByLabel(`Status of ${text}`)).toHaveValue('In Progress')
-  await context.close()
 })
 
 test('a subtask under a parent: the parent shows its progress', async ({
-  browser,
-  baseURL,
+  person: owner,
+  signedInPage: page,
   javaScriptEnabled,
 }, testInfo) => {
   const project = testInfo.project.name
-  const { owner, page, context } = await ownerPage(browser, baseURL, javaScriptEnabled, 'Pia', project)
   const parent = uniqueTitle('Plan the offsite', project)
   const child = uniqueTitle('Book the venue', project)
   const { id: parentId } = await createTaskThroughApi(owner, { text: parent })
@@ -413,16 +376,14 @@ test('a subtask under a parent: the parent shows its progress', async ({
 
   await page.goto(`/task?task=${parentId}`)
   await expect(modal(page).getByRole('heading', { name: 'Subtasks (1/1 done)' })).toBeVisible()
-  await context.close()
 })
 
 test('delete a task after a confirmation that mentions its subtasks', async ({
-  browser,
-  baseURL,
+  person: owner,
+  signedInPage: page,
   javaScriptEnabled,
 }, testInfo) => {
   const project = testInfo.project.name
-  const { owner, page, context } = await ownerPage(browser, baseURL, javaScriptEnabled, 'Dora', project)
   const parent = uniqueTitle('Retire the old site', project)
   const child = uniqueTitle('Redirect the old pages', project)
   const { id } = await createTaskThroughApi(owner, { text: parent })
@@ -456,5 +417,4 @@ test('delete a task after a confirmation that mentions its subtasks', async ({
     await page.goto(`/task?task=${gone}`)
     await expect(modal(page).getByRole('heading', { name: 'Task not found' })).toBeVisible()
   }
-  await context.close()
 })

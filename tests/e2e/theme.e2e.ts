@@ -1,5 +1,6 @@
-import { type BrowserContext, expect, type Page, test } from '@playwright/test'
-import { computedStyle, lightness } from './support'
+import type { BrowserContext, Page } from '@playwright/test'
+import { computedStyle, lightness } from './computed-style'
+import { expect, test } from './fixtures'
 
 const themeCookie = async (context: BrowserContext) =>
   (await context.cookies()).find((cookie) => cookie.name === 'theme')?.value

@@ -1,7 +1,8 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { startTlsProxy, type TlsProxy } from '../fixtures/tls-proxy'
 import { freePort, type Running, startServer, stopServer, waitUntilListening } from './app-process'
-import { uniqueAddress } from './auth-client'
+import { expect, test } from './fixtures'
+import { uniqueAddress } from './unique'
 
 /**
  * Production on Fly: the browser speaks https to a proxy that speaks http to the app. Every form

@@ -1,16 +1,10 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
-import { commentsSection, mentionToastText, newCommentBox } from './comments-support'
-import {
-  browserFor,
-  createTaskThroughApi,
-  listReady,
-  modal,
-  modalReady,
-  type Person,
-  sharedTask,
-  uniqueTitle,
-} from './tasks-support'
+import { commentsSection, mentionToastText, newCommentBox } from './comments-section'
+import { expect, type Person, test } from './fixtures'
+import { createTaskThroughApi, sharedTask } from './rpc-calls'
+import { listReady, modal, modalReady } from './task-page'
+import { uniqueTitle } from './unique'
 
 /**
  * Toasts stay above every overlay and take clicks there: the task modal (a modal <dialog>, which
@@ -36,16 +30,15 @@ async function mention(author: Person, mentioned: Person, taskId: string, conten
 }
 
 test('over the open task modal, a toast shows whole and its close button and View Task work', async ({
-  browser,
-  baseURL: base,
+  newPerson,
+  pageFor,
 }, testInfo) => {
-  const baseURL = base ?? ''
   const project = testInfo.project.name
-  const { ada, grace, id: readingId } = await sharedTask(baseURL, project, 'Read the brief')
+  const { ada, grace, id: readingId } = await sharedTask(newPerson, project, 'Read the brief')
   const mentioned = uniqueTitle('Pick the venue', project)
   const mentionedTask = await createTaskThroughApi(ada, { text: mentioned, sharedWith: [grace.email] })
 
-  const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
+  const page = await pageFor(grace)
   await page.goto(`/task?task=${readingId}`)
   await modalReady(page, true)
 
@@ -69,19 +62,17 @@ test('over the open task modal, a toast shows whole and its close button and Vie
   await mentionToast.getByRole('button', { name: 'View Task' }).click()
   await expect(page).toHaveURL(new RegExp(`[?&]task=${mentionedTask.id}$`))
   await expect(modal(page).getByRole('heading', { level: 2 })).toHaveText(mentioned)
-  await context.close()
 })
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 
   test('with the drawer open, a toast is above it and its close button works', async ({
-    browser,
-    baseURL: base,
+    newPerson,
+    pageFor,
   }, testInfo) => {
-    const baseURL = base ?? ''
-    const { ada, grace, id } = await sharedTask(baseURL, testInfo.project.name, 'Print the badges')
-    const { page, context } = await browserFor(browser, grace, { baseURL, javaScriptEnabled: true })
+    const { ada, grace, id } = await sharedTask(newPerson, testInfo.project.name, 'Print the badges')
+    const page = await pageFor(grace)
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto('/task')
     await listReady(page, true)
@@ -101,6 +92,5 @@ test.describe('on a phone', () => {
     expect(isOnTop).toBe(true)
     await mentionToast.getByRole('button', { name: 'Close toast' }).click()
     await expect(mentionToast).toHaveCount(0)
-    await context.close()
   })
 })

@@ -32,3 +32,10 @@ export function lightness(color: string) {
   }
   throw new Error(`Cannot tell how light ${color} is`)
 }
+
+/** The hue, in degrees, of a computed CSS colour in oklch() (Tailwind 4's palette). */
+export function hue(color: string) {
+  const oklch = /^oklch\(\s*[\d.]+%?\s+[\d.]+\s+([\d.]+)/.exec(color)
+  if (!oklch?.[1]) throw new Error(`Cannot tell the hue of ${color}`)
+  return Number(oklch[1])
+}

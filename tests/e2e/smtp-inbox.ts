@@ -24,8 +24,3 @@ export async function waitForEmail(to: string, subject: string, count = 1): Prom
     .toBeGreaterThanOrEqual(count)
   return emailsTo(to, subject).at(-1) as ReceivedEmail
 }
-
-/** An address no other test, project or run uses. */
-export function uniqueEmail(label: string, project: string) {
-  return `${label}-${project}-${Date.now()}${Math.floor(Math.random() * 1e6)}@example.test`
-}

@@ -1,10 +1,9 @@
 import { expect, type Locator, type Page } from '@playwright/test'
-import { modal, type Person } from './tasks-support'
+import { modal } from './task-page'
 
 /**
  * The comments section of the task modal, as people find it: by its heading, by who wrote a
- * comment, by the labels of its boxes and buttons. Shared by the journeys with JavaScript on
- * (comments.e2e.ts) and off (comments-without-js.e2e.ts).
+ * comment, by the labels of its boxes and buttons.
  */
 
 export type ReactionName = 'Thumbs up' | 'Heart' | 'Check' | 'Fire'
@@ -33,6 +32,15 @@ export function commentBy(page: Page, author: string, text?: string) {
   return text === undefined ? articles : articles.filter({ hasText: text })
 }
 
+/** The box for a reply to `author`'s comment, open under it. */
+export function replyBox(page: Page, author: string) {
+  return commentsSection(page).getByRole('textbox', { name: `Reply to ${author}` })
+}
+
+export function replyButton(page: Page) {
+  return commentsSection(page).getByRole('button', { name: 'Reply', exact: true })
+}
+
 /** A comment's reaction button, whatever its count: 'Heart: 2'. */
 export function reactionButton(comment: Locator, name: ReactionName) {
   return comment.getByRole('button', { name: new RegExp(`^${name}: \\d+$`) })
@@ -49,45 +57,6 @@ export async function expectReaction(comment: Locator, name: ReactionName, count
 /** The spec's mention toast text, with the first 50 characters of the comment. */
 export function mentionToastText(sender: string, content: string) {
   return `${sender} mentioned you in a comment: "${Array.from(content).slice(0, 50).join('')}..."`
-}
-
-export type UnreadMention = {
-  id: string
-  taskId: string
-  fromUserName: string
-  content: string
-  isRead: boolean
-}
-
-/** `comments.getMentionNotifications`, asked in the person's own session. */
-export async function unreadMentions(person: Person): Promise<UnreadMention[]> {
-  const response = await person.client.get('/api/rpc/comments/getMentionNotifications')
-  expect(response.status, response.body).toBe(200)
-  return (JSON.parse(response.body) as { json: UnreadMention[] }).json
-}
-
-/** Their unread mentions on one task. */
-export async function unreadMentionsOn(person: Person, taskId: string) {
-  return (await unreadMentions(person)).filter((mention) => mention.taskId === taskId)
-}
-
-/**
- * A comment made through the RPC door, for journeys about what happens to it afterwards (the
- * forms that make one have journeys of their own).
- */
-export async function addCommentThroughApi(
-  person: Person,
-  input: { taskId: string; content: string; parentCommentId?: string },
-): Promise<{ id: string }> {
-  const token = await person.client.csrf()
-  const response = await person.client.post(
-    '/api/rpc/comments/addComment',
-    { json: { json: input } },
-    { 'x-csrf-token': token },
-  )
-  if (response.status !== 200)
-    throw new Error(`comments.addComment failed: ${response.status} ${response.body}`)
-  return (JSON.parse(response.body) as { json: { id: string } }).json
 }
 
 /** The banner that carries a redirect's toast when JavaScript is off. */

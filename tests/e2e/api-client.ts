@@ -15,7 +15,7 @@ export type ClientResponse = {
   body: string
 }
 
-export type AuthClient = {
+export type ApiClient = {
   /** The source address the server sees. */
   ip: string
   cookies: Map<string, string>
@@ -35,7 +35,7 @@ function randomLoopback() {
   return `127.${octet()}.${octet()}.${octet()}`
 }
 
-export function clientFrom(baseURL: string, ip = randomLoopback()): AuthClient {
+export function clientFrom(baseURL: string, ip = randomLoopback()): ApiClient {
   const origin = new URL(baseURL)
   const cookies = new Map<string, string>()
   const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ')
@@ -77,7 +77,7 @@ export function clientFrom(baseURL: string, ip = randomLoopback()): AuthClient {
     })
   }
 
-  const client: AuthClient = {
+  const client: ApiClient = {
     ip,
     cookies,
     cookieHeader,
@@ -116,9 +116,4 @@ export async function signUpThroughApi(
   const response = await client.post('/api/auth/sign-up/email', { json: account }, { 'x-csrf-token': token })
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${response.body}`)
   return client
-}
-
-/** An address no other test, project or run uses. */
-export function uniqueAddress(label: string, project: string) {
-  return `${label}-${project}-${Date.now()}${Math.floor(Math.random() * 1e6)}@example.test`
 }
