@@ -315,13 +315,15 @@ async function replaceShares(tx: Executor, taskId: string, emails: string[]) {
   if (emails.length > 0) await tx.insert(taskShares).values(emails.map((email) => ({ taskId, email })))
 }
 
+/** One instant per write: a task created Completed was completed when it was created, to the millisecond. */
 function completedAtFor(
   status: Status,
   previous: { status: Status; completedAt: string | Date | null } | null,
+  now: Date,
 ) {
   if (status !== 'Completed') return null
   if (previous?.status === 'Completed' && previous.completedAt) return new Date(previous.completedAt)
-  return new Date()
+  return now
 }
 
 export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
@@ -341,7 +343,7 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
         hrs: fields.hrs,
         isPublic: fields.isPublic,
         parentTaskId: fields.parentTaskId ?? null,
-        completedAt: completedAtFor(fields.status, null),
+        completedAt: completedAtFor(fields.status, null, now),
         createdAt: now,
         updatedAt: now,
       })
@@ -370,6 +372,7 @@ export async function updateTask(
   if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
   await db.transaction(async (tx) => {
     const status = changes.status ?? before.status
+    const now = new Date()
     await tx
       .update(tasks)
       .set({
@@ -381,8 +384,8 @@ export async function updateTask(
         hrs: changes.hrs,
         isPublic: changes.isPublic,
         parentTaskId: changes.parentTaskId,
-        completedAt: completedAtFor(status, before),
-        updatedAt: new Date(),
+        completedAt: completedAtFor(status, before, now),
+        updatedAt: now,
       })
       .where(eq(tasks.id, taskId))
     if (changes.sharedWith) await replaceShares(tx, taskId, changes.sharedWith)
@@ -416,9 +419,10 @@ export async function setTaskStatus(
   const before = access.task
   if (before.status !== status) {
     await db.transaction(async (tx) => {
+      const now = new Date()
       await tx
         .update(tasks)
-        .set({ status, completedAt: completedAtFor(status, before), updatedAt: new Date() })
+        .set({ status, completedAt: completedAtFor(status, before, now), updatedAt: now })
         .where(eq(tasks.id, taskId))
       await appendEvent(tx, {
         topic: 'tasks',
