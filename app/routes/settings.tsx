@@ -1,23 +1,15 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, useFetcher } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
-import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { ErrorList, Field } from '~/components/forms'
-import { Badge } from '~/components/ui/badge'
-import { StatusButton } from '~/components/ui/button'
-import { Checkbox } from '~/components/ui/checkbox'
+import { DeleteSection, PasswordSection, ProfileSection } from '~/components/settings/account-sections'
+import { NotificationsSection } from '~/components/settings/notifications-section'
+import { SessionsSection } from '~/components/settings/sessions-section'
 import { database } from '~/db/client.server'
 import { replyWithError } from '~/routes/refusals.server'
-import {
-  ChangePasswordSchema,
-  DELETE_ACCOUNT_PHRASE,
-  DeleteAccountSchema,
-  UpdateProfileSchema,
-} from '~/services/account-schemas'
+import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
 import {
   changePassword,
   deleteAccount,
@@ -29,7 +21,6 @@ import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/menti
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending } from '~/utils/pending'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/settings'
@@ -141,11 +132,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
 }
 
-type ActionData = Route.ComponentProps['actionData']
-function resultFor(actionData: ActionData, intent: string) {
-  return actionData && actionData.intent === intent && actionData.result ? actionData.result : undefined
-}
-
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { account, sessions, emailOnMention } = loaderData
   return (
@@ -164,264 +150,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />
     </main>
   )
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string
-  description: string
-  children: React.ReactNode
-}) {
-  // Suffixed: "delete-account" is also that form's id, and its inputs find their form by id.
-  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`
-  return (
-    <section aria-labelledby={id} className="rounded-lg border bg-card p-6">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <p className="mt-1 text-sm text-muted-foreground">{description}</p>
-      <div className="mt-5">{children}</div>
-    </section>
-  )
-}
-
-function ProfileSection({
-  account,
-  actionData,
-}: {
-  account: { name: string; image: string | null }
-  actionData: ActionData
-}) {
-  const isPending = useIsPending({ intent: 'update-profile' })
-  const [form, fields] = useForm({
-    id: 'update-profile',
-    lastResult: resultFor(actionData, 'update-profile'),
-    constraint: getZodConstraint(UpdateProfileSchema),
-    defaultValue: { name: account.name, image: account.image ?? '' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateProfileSchema }),
-  })
-  return (
-    <Section title="Profile" description="Your name and picture, as others see them on tasks and comments.">
-      <ActionForm intent="update-profile" className="flex flex-col gap-4" {...getFormProps(form)}>
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="Name" meta={fields.name} autoComplete="name" />
-        <Field label="Image URL" meta={fields.image} type="url" placeholder="https://…" />
-        <StatusButton isPending={isPending} pendingText="Saving…" className="self-start">
-          Save profile
-        </StatusButton>
-      </ActionForm>
-    </Section>
-  )
-}
-
-function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; actionData: ActionData }) {
-  const isPending = useIsPending({ intent: 'change-password' })
-  const [form, fields] = useForm({
-    id: 'change-password',
-    lastResult: resultFor(actionData, 'change-password'),
-    constraint: getZodConstraint(ChangePasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-  })
-  return (
-    <Section
-      title="Password"
-      description={
-        hasPassword
-          ? 'Changing your password signs out every other device.'
-          : 'You sign in with GitHub or Google. Set a password to sign in with your e-mail too.'
-      }
-    >
-      <ActionForm intent="change-password" className="flex flex-col gap-4" {...getFormProps(form)}>
-        <ErrorList id={form.errorId} errors={form.errors} />
-        {hasPassword ? (
-          <Field
-            label="Current password"
-            meta={fields.currentPassword}
-            type="password"
-            autoComplete="current-password"
-          />
-        ) : null}
-        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
-        <Field
-          label="Repeat new password"
-          meta={fields.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-        />
-        <StatusButton isPending={isPending} pendingText="Saving…" className="self-start">
-          {hasPassword ? 'Change password' : 'Set password'}
-        </StatusButton>
-      </ActionForm>
-    </Section>
-  )
-}
-
-function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
-  const fetcher = useFetcher()
-  const isPending = fetcher.state !== 'idle'
-  return (
-    <Section
-      title="Notifications"
-      description="Mentions always wait in your notifications, behind the bell at the top of every page. While you are away, they can reach you by e-mail too: several in one e-mail, a few minutes after the first."
-    >
-      <ActionForm
-        fetcher={fetcher}
-        action="/settings"
-        intent="mention-emails"
-        className="flex flex-col gap-4"
-        preventScrollReset
-      >
-        {/* Keyed by the saved value, so the box shows it again after saving. */}
-        <Checkbox
-          key={String(emailOnMention)}
-          name="emailOnMention"
-          value="on"
-          defaultChecked={emailOnMention}
-          label="E-mail me when I'm mentioned"
-          className="gap-3"
-        />
-        <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" className="self-start">
-          Save notification settings
-        </StatusButton>
-      </ActionForm>
-    </Section>
-  )
-}
-
-type SessionRow = Route.ComponentProps['loaderData']['sessions'][number]
-
-function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; actionData: ActionData }) {
-  const errors = resultFor(actionData, 'revoke-session')?.error
-  return (
-    <Section
-      title="Sessions"
-      description="Devices signed in to your account. Revoke any you do not recognise."
-    >
-      <ErrorList errors={errors ? Object.values(errors).flatMap((messages) => messages ?? []) : undefined} />
-      <ul className="divide-y rounded-md border">
-        {sessions.map((session) => (
-          <li
-            key={session.id}
-            className="flex flex-wrap items-center justify-between gap-3 p-3"
-            data-testid="session-row"
-          >
-            <div>
-              <p className="font-medium">
-                {session.device}
-                {session.isCurrent ? (
-                  <Badge tone="primary-soft" className="ml-2 font-normal">
-                    This device
-                  </Badge>
-                ) : null}
-              </p>
-              <p className="text-xs text-muted-foreground">
-                Last seen <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
-                {session.ip ? ` · ${session.ip}` : ''}
-              </p>
-            </div>
-            <RevokeSessionForm session={session} />
-          </li>
-        ))}
-      </ul>
-      <div className="mt-4 flex flex-wrap gap-3">
-        <SessionsForm intent="revoke-other-sessions" disabled={sessions.length < 2}>
-          Sign out other devices
-        </SessionsForm>
-        <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
-      </div>
-    </Section>
-  )
-}
-
-function RevokeSessionForm({ session }: { session: SessionRow }) {
-  const isPending = useIsPending({ intent: 'revoke-session', fields: { sessionId: session.id } })
-  return (
-    <ActionForm intent="revoke-session">
-      <input type="hidden" name="sessionId" value={session.id} />
-      <StatusButton
-        isPending={isPending}
-        pendingText="Revoking…"
-        variant="outline"
-        size="sm"
-        aria-label={`Revoke ${session.device} session`}
-      >
-        Revoke
-      </StatusButton>
-    </ActionForm>
-  )
-}
-
-/** Signs out of several sessions at once: every other device, or every device. */
-function SessionsForm({
-  intent,
-  disabled,
-  children,
-}: {
-  intent: 'revoke-other-sessions' | 'revoke-all-sessions'
-  disabled?: boolean
-  children: React.ReactNode
-}) {
-  const isPending = useIsPending({ intent })
-  return (
-    <ActionForm intent={intent}>
-      <StatusButton isPending={isPending} pendingText="Signing out…" variant="outline" disabled={disabled}>
-        {children}
-      </StatusButton>
-    </ActionForm>
-  )
-}
-
-function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; actionData: ActionData }) {
-  const isPending = useIsPending({ intent: 'delete-account' })
-  const [form, fields] = useForm({
-    id: 'delete-account',
-    lastResult: resultFor(actionData, 'delete-account'),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
-  })
-  return (
-    <Section
-      title="Delete account"
-      description="Deletes your account with its tasks, comments and chats. This cannot be undone."
-    >
-      <ActionForm intent="delete-account" className="flex flex-col gap-4" {...getFormProps(form)}>
-        <ErrorList id={form.errorId} errors={form.errors} />
-        {hasPassword ? (
-          <Field
-            label="Confirm with your password"
-            meta={fields.password}
-            type="password"
-            autoComplete="current-password"
-          />
-        ) : (
-          <Field
-            label={`Type "${DELETE_ACCOUNT_PHRASE}" to confirm`}
-            meta={fields.confirmation}
-            autoComplete="off"
-          />
-        )}
-        <StatusButton
-          isPending={isPending}
-          pendingText="Deleting…"
-          variant="destructive"
-          className="self-start"
-        >
-          Delete my account
-        </StatusButton>
-      </ActionForm>
-    </Section>
-  )
-}
-
-function formatDateTime(iso: string) {
-  const formatted = new Intl.DateTimeFormat('en-US', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  })
-  return `${formatted.format(new Date(iso))} UTC`
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -1,0 +1,114 @@
+import type { ReactNode } from 'react'
+import { ActionForm } from '~/components/action-form'
+import { ErrorList } from '~/components/forms'
+import { Badge } from '~/components/ui/badge'
+import { StatusButton } from '~/components/ui/button'
+import { useIsPending } from '~/utils/pending'
+import { resultFor, Section, type SettingsActionData } from './section'
+
+/** A signed-in device as the settings page lists it. */
+export type SessionRow = {
+  id: string
+  device: string
+  ip: string | null
+  lastSeenAt: string
+  createdAt: string
+  isCurrent: boolean
+}
+
+/** The devices signed in to the account, each revocable, and signing out of several at once. */
+export function SessionsSection({
+  sessions,
+  actionData,
+}: {
+  sessions: SessionRow[]
+  actionData: SettingsActionData
+}) {
+  const errors = resultFor(actionData, 'revoke-session')?.error
+  return (
+    <Section
+      title="Sessions"
+      description="Devices signed in to your account. Revoke any you do not recognise."
+    >
+      <ErrorList errors={errors ? Object.values(errors).flatMap((messages) => messages ?? []) : undefined} />
+      <ul className="divide-y rounded-md border">
+        {sessions.map((session) => (
+          <li
+            key={session.id}
+            className="flex flex-wrap items-center justify-between gap-3 p-3"
+            data-testid="session-row"
+          >
+            <div>
+              <p className="font-medium">
+                {session.device}
+                {session.isCurrent ? (
+                  <Badge tone="primary-soft" className="ml-2 font-normal">
+                    This device
+                  </Badge>
+                ) : null}
+              </p>
+              <p className="text-xs text-muted-foreground">
+                Last seen <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
+                {session.ip ? ` · ${session.ip}` : ''}
+              </p>
+            </div>
+            <RevokeSessionForm session={session} />
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <SessionsForm intent="revoke-other-sessions" disabled={sessions.length < 2}>
+          Sign out other devices
+        </SessionsForm>
+        <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
+      </div>
+    </Section>
+  )
+}
+
+function RevokeSessionForm({ session }: { session: SessionRow }) {
+  const isPending = useIsPending({ intent: 'revoke-session', fields: { sessionId: session.id } })
+  return (
+    <ActionForm intent="revoke-session">
+      <input type="hidden" name="sessionId" value={session.id} />
+      <StatusButton
+        isPending={isPending}
+        pendingText="Revoking…"
+        variant="outline"
+        size="sm"
+        aria-label={`Revoke ${session.device} session`}
+      >
+        Revoke
+      </StatusButton>
+    </ActionForm>
+  )
+}
+
+/** Signs out of several sessions at once: every other device, or every device. */
+function SessionsForm({
+  intent,
+  disabled,
+  children,
+}: {
+  intent: 'revoke-other-sessions' | 'revoke-all-sessions'
+  disabled?: boolean
+  children: ReactNode
+}) {
+  const isPending = useIsPending({ intent })
+  return (
+    <ActionForm intent={intent}>
+      <StatusButton isPending={isPending} pendingText="Signing out…" variant="outline" disabled={disabled}>
+        {children}
+      </StatusButton>
+    </ActionForm>
+  )
+}
+
+function formatDateTime(iso: string) {
+  const formatted = new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  })
+  return `${formatted.format(new Date(iso))} UTC`
+}
