@@ -23,6 +23,7 @@ import {
 /**
  * The whole data model (summed up in docs/architecture.md). Ids are random strings, safe to mint on
  * any instance and impossible to enumerate; times are integer milliseconds; money is integer cents.
+ * One file on purpose: drizzle-kit diffs it to write migrations, and it reads as one map of the data.
  */
 const id = () =>
   text('id')

@@ -4,6 +4,12 @@ import { hashPassword } from '~/utils/crypto.server'
 import type { Database } from './client.server'
 import { commentReactions, comments, notifications, taskShares, tasks, users } from './schema'
 
+/**
+ * The demo workspace `npm run demo` and `npm run db:seed` create: three people, their tasks (shared,
+ * public, with subtasks) and a discussion with replies, mentions and reactions. Most of the file is
+ * that data, written out so a reader sees the whole workspace; the code is seedDemoWorkspace().
+ */
+
 export const DEMO_PASSWORD = 'threadwork-demo'
 
 export const DEMO_USERS = [

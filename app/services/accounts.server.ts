@@ -16,6 +16,9 @@ import { revokeAllSessions, revokeOtherSessions, revokeSession, toSessionUser } 
  * Everything about getting in and staying in: sign-up, password sign-in, OAuth linking, e-mail
  * verification, password reset, profile and deletion. The HTML forms and the /api/auth JSON API
  * both call these; neither holds a rule of its own.
+ *
+ * Longer than the ~300 lines we aim for, on purpose: the flows share one-time tokens, rate limits
+ * and session revocation, and split by flow they would import one another's helpers.
  */
 
 const TOKEN_TTL_MS = 60 * 60 * 1000

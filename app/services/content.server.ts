@@ -29,6 +29,9 @@ import type { z } from '~/utils/zod'
  * Reading is cheap and compiling is cached (see compile.server.ts): a scan reads only files whose
  * size or modification time changed, and in production the folder is scanned once per process —
  * a deployed image's content never changes under it.
+ *
+ * One module for every kind of content, past the ~300 lines we aim for: docs, blog, changelog and
+ * legal pages share the scan, the cache, the search and the sitemap, and differ only in a few lines.
  */
 
 export type { TocEntry } from '~/services/content/compile.server'

@@ -16,6 +16,10 @@ import type { TaskFields, TaskUpdate } from './task-schemas'
  * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
  *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
  * - every change appends its event in the same transaction.
+ *
+ * Reads and writes share this file on purpose, past the ~300 lines we aim for: every write
+ * checks access through the same visibility queries the reads use, and one file keeps the rules
+ * above in one place instead of two that must agree.
  */
 
 export const TASK_NOT_FOUND = 'Task not found'
