@@ -129,30 +129,16 @@ export function ShareForm({ task }: { task: TaskView }) {
 }
 
 export function EditTask({ task }: { task: TaskView }) {
-  const cancelHref = useViewHref(null)
-  const isPending = useIsPending({ formAction: '/task/actions', intent: 'update' })
   return (
-    <ActionForm action="/task/actions" intent="update" redirectTo className="flex flex-col gap-4">
-      <input type="hidden" name="taskId" value={task.id} />
+    <ViewForm intent="update" task={task} submit="Save" pendingText="Saving…">
       <TaskForm fields={plainTaskFields('edit', task)} priorities={PRIORITIES} statuses={STATUSES} />
-      <div className="flex gap-2">
-        <StatusButton isPending={isPending} pendingText="Saving…">
-          Save
-        </StatusButton>
-        <Link to={cancelHref} preventScrollReset className={buttonClasses('outline')}>
-          Cancel
-        </Link>
-      </div>
-    </ActionForm>
+    </ViewForm>
   )
 }
 
 export function ConfirmDelete({ task }: { task: TaskView }) {
-  const cancelHref = useViewHref(null)
-  const isPending = useIsPending({ formAction: '/task/actions', intent: 'delete' })
   return (
-    <ActionForm action="/task/actions" intent="delete" redirectTo className="flex flex-col gap-4">
-      <input type="hidden" name="taskId" value={task.id} />
+    <ViewForm intent="delete" task={task} submit="Delete task" pendingText="Deleting…" variant="destructive">
       <p>
         Delete <strong>{task.text}</strong>?
         {task.subtaskCount > 0
@@ -160,9 +146,35 @@ export function ConfirmDelete({ task }: { task: TaskView }) {
           : ''}{' '}
         This cannot be undone.
       </p>
+    </ViewForm>
+  )
+}
+
+/** A view that replaces the details (edit, delete): its form, then the submit button and Cancel. */
+function ViewForm({
+  intent,
+  task,
+  submit,
+  pendingText,
+  variant,
+  children,
+}: {
+  intent: 'update' | 'delete'
+  task: TaskView
+  submit: string
+  pendingText: string
+  variant?: 'destructive'
+  children: ReactNode
+}) {
+  const cancelHref = useViewHref(null)
+  const isPending = useIsPending({ formAction: '/task/actions', intent })
+  return (
+    <ActionForm action="/task/actions" intent={intent} redirectTo className="flex flex-col gap-4">
+      <input type="hidden" name="taskId" value={task.id} />
+      {children}
       <div className="flex gap-2">
-        <StatusButton isPending={isPending} pendingText="Deleting…" variant="destructive">
-          Delete task
+        <StatusButton isPending={isPending} pendingText={pendingText} variant={variant}>
+          {submit}
         </StatusButton>
         <Link to={cancelHref} preventScrollReset className={buttonClasses('outline')}>
           Cancel

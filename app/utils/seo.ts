@@ -83,3 +83,14 @@ export function absoluteUrl(baseUrl: string, path: string): string {
   if (/^https?:\/\//.test(path)) return path
   return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
 }
+
+/** The tags of a content page that does not exist (a 404 under `section`): kept out of indexes. */
+export function notFoundSeo(matches: SeoPage['matches'], section: string): MetaDescriptor[] {
+  return seo({
+    matches,
+    title: 'Not Found',
+    description: 'This page does not exist.',
+    path: section,
+    noindex: true,
+  })
+}

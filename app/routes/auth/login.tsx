@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { authenticateWithPassword } from '~/auth/authenticator.server'
 import { ActionForm } from '~/components/action-form'
 import { ErrorList, Field } from '~/components/forms'
-import { OAuthButtons, OAuthDivider } from '~/components/oauth-buttons'
+import { OAuthButtons } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
 import { keepRetryAfter } from '~/routes/refusals.server'
 import { SignInSchema } from '~/services/account-schemas'
@@ -55,12 +55,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </>
       }
     >
-      {loaderData.providers.length > 0 ? (
-        <>
-          <OAuthButtons providers={loaderData.providers} redirect={loaderData.redirect || undefined} />
-          <OAuthDivider />
-        </>
-      ) : null}
+      <OAuthButtons providers={loaderData.providers} redirect={loaderData.redirect || undefined} divider />
       <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
         <ErrorList id={form.errorId} errors={form.errors} />

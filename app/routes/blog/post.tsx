@@ -4,18 +4,12 @@ import { Prose } from '~/components/content/prose'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { contentVersion, findPost, renderEntry, summarizePost } from '~/services/content.server'
 import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
-import { seo } from '~/utils/seo'
+import { notFoundSeo, seo } from '~/utils/seo'
 import type { Route } from './+types/post'
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   error || !loaderData
-    ? seo({
-        matches,
-        title: 'Not Found',
-        description: 'This page does not exist.',
-        path: '/blog',
-        noindex: true,
-      })
+    ? notFoundSeo(matches, '/blog')
     : seo({
         matches,
         title: loaderData.post.title,

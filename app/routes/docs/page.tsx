@@ -3,19 +3,13 @@ import { DocArticle } from '~/components/content/doc-article'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { findDoc } from '~/services/content.server'
 import { publicPageHeaders } from '~/utils/public-cache.server'
-import { seo } from '~/utils/seo'
+import { notFoundSeo, seo } from '~/utils/seo'
 import type { Route } from './+types/page'
 import { docPageData } from './doc-page.server'
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   error || !loaderData
-    ? seo({
-        matches,
-        title: 'Not Found',
-        description: 'This page does not exist.',
-        path: '/docs',
-        noindex: true,
-      })
+    ? notFoundSeo(matches, '/docs')
     : seo({
         matches,
         title: `${loaderData.doc.title} — Docs`,
