@@ -9,7 +9,6 @@ import { ErrorList, Field } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
-import { kickOutbox } from '~/email/worker.server'
 import { AuthCard } from '~/routes/auth/auth-card'
 import { keepRetryAfter, replyWithError } from '~/routes/refusals.server'
 import { ForgotPasswordSchema } from '~/services/account-schemas'
@@ -44,7 +43,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return replyWithError(submission, error)
   }
-  kickOutbox()
   // The same redirect for known and unknown addresses; the address stays out of the URL.
   return redirect('/email/forgot-password?sent')
 }

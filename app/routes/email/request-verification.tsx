@@ -9,7 +9,6 @@ import { Alert } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { VERIFICATION_SENT } from '~/components/verify-email-banner'
 import { database } from '~/db/client.server'
-import { kickOutbox } from '~/email/worker.server'
 import { AuthCard } from '~/routes/auth/auth-card'
 import { keepRetryAfter, replyWithError } from '~/routes/refusals.server'
 import { ReturnAddressSchema } from '~/services/account-schemas'
@@ -47,7 +46,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   } catch (error) {
     return replyWithError(submission, error)
   }
-  kickOutbox()
   return redirectWithToast(safeRedirect(submission.value.redirectTo, '/email/request-verification'), {
     type: 'success',
     title: VERIFICATION_SENT,

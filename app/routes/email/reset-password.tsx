@@ -10,7 +10,6 @@ import { Alert } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { isLinkUsable } from '~/email/links.server'
-import { kickOutbox } from '~/email/worker.server'
 import { AuthCard } from '~/routes/auth/auth-card'
 import { replyWithError } from '~/routes/refusals.server'
 import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/services/account-schemas'
@@ -57,7 +56,6 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     return replyWithError(submission, error, { hideFields })
   }
-  kickOutbox()
   // Every session just ended, this browser's too: drop its cookie along with it.
   return redirectWithToast(
     '/login',
