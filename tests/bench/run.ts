@@ -47,6 +47,9 @@ const ROUND_SECONDS = Math.ceil(numberFromEnv('BENCH_ROUND_SECONDS', 1))
 /** Comma-separated target ids to run only those (e.g. while profiling); all by default. */
 const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
 
+/** Pages whose first-load JavaScript the report lists besides `/` (the app pages signed in). */
+const FIRST_LOAD_PAGES = ['/docs/testing', '/task', '/dashboard']
+
 const BUDGET = {
   serverStack: 0.9,
   rpcReadOfTrivial: 0.5,
@@ -452,6 +455,22 @@ async function main() {
       }
     }
 
+    // The same count for the pages a person lands on: public ones anonymously, the app signed in.
+    const pages: { path: string; firstLoad: FirstLoadJs }[] = []
+    for (const path of FIRST_LOAD_PAGES) {
+      const headers: Record<string, string> = { accept: 'text/html' }
+      if (!path.startsWith('/docs')) headers.cookie = seed.discussion.cookie
+      const response = await rawRequest(ours.port, { method: 'GET', path, headers })
+      if (response.status !== 200) {
+        skipped.push(`first-load JS of ${path}: answered ${response.status}`)
+        continue
+      }
+      pages.push({
+        path,
+        firstLoad: measureFirstLoadJs(response.body.toString('utf8'), resolve(root, 'build/client')),
+      })
+    }
+
     const measured = ONLY ? usable.filter((target) => ONLY.includes(target.id)) : usable
     const cells: Record<string, Partial<Record<ServerKey, Cell>>> = {}
     let loggedRequests = 0
@@ -508,7 +527,17 @@ async function main() {
     await stopAll()
     const logLines = await (servers.oursLogged as ServerProcess).stdoutLines
 
-    report({ targets: measured, cells, firstLoad, logLines, loggedRequests, load, skipped, readAnswer })
+    report({
+      targets: measured,
+      cells,
+      firstLoad,
+      pages,
+      logLines,
+      loggedRequests,
+      load,
+      skipped,
+      readAnswer,
+    })
   } finally {
     await stopAll()
     rmSync(work, { recursive: true, force: true })
@@ -530,6 +559,7 @@ function report(input: {
   targets: Target[]
   cells: Record<string, Partial<Record<ServerKey, Cell>>>
   firstLoad: FirstLoadJs
+  pages: { path: string; firstLoad: FirstLoadJs }[]
   logLines: number
   loggedRequests: number
   load: { before: number; after: number }
@@ -686,6 +716,14 @@ function report(input: {
         `   served ${served}, ${file.served?.cacheControl ?? ''}`,
     )
   }
+  for (const page of input.pages) {
+    const shared = page.firstLoad.files.filter((file) => firstLoad.files.some((f) => f.path === file.path))
+    const ownGzip = page.firstLoad.totalGzipBytes - shared.reduce((sum, file) => sum + file.gzipBytes, 0)
+    lines.push(
+      `First-load JS on ${page.path}: ${fmt.kb(page.firstLoad.totalGzipBytes)} gzip in ` +
+        `${page.firstLoad.files.length} files, ${fmt.kb(ownGzip)} of them beyond what / loads`,
+    )
+  }
   const served = firstLoad.files.reduce((sum, file) => sum + (file.served?.bytes ?? 0), 0)
   // compression leaves bodies under its 1 KB threshold alone, rightly: the headers would cost more.
   const uncompressed = firstLoad.files.filter(
@@ -738,6 +776,9 @@ function report(input: {
         informational: notes,
         rpcRead: input.readAnswer,
         firstLoadJs: firstLoad,
+        firstLoadJsByPage: Object.fromEntries(
+          input.pages.map((page) => [page.path, page.firstLoad.totalGzipBytes]),
+        ),
         requestLog: { stdoutLines: input.logLines, completedRequests: input.loggedRequests },
       },
       null,
