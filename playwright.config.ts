@@ -1,43 +1,31 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { CHECKOUT_ENV } from './tests/e2e/marketing-checkout'
 import { oauthTestProviderEnv } from './tests/fixtures/oauth-provider'
+import { freePort } from './tests/helpers/free-port'
 
 /**
  * Browser tests run the BUILT app (`npm test` builds first), as production serves it, on a free
  * port with a database of its own, in Chromium with JavaScript on and again with it off.
  */
 
-function findFreePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => (port ? resolve(port) : reject(new Error('No free port'))))
-    })
-  })
-}
-
 // Playwright evaluates this file in the runner and again in every worker. The runner's choice is
 // kept in the environment, which workers inherit, so every process talks to the same server.
-process.env.E2E_PORT ??= String(await findFreePort())
+process.env.E2E_PORT ??= String(await freePort())
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-'))
 // The local OAuth provider's port (see tests/e2e/oauth-provider.setup.ts), chosen the same way.
 while (!process.env.E2E_OAUTH_PORT || process.env.E2E_OAUTH_PORT === process.env.E2E_PORT) {
-  process.env.E2E_OAUTH_PORT = String(await findFreePort())
+  process.env.E2E_OAUTH_PORT = String(await freePort())
 }
 // The local SMTP server's port (see tests/e2e/smtp-server.setup.ts), chosen the same way.
 while (
   !process.env.E2E_SMTP_PORT ||
   [process.env.E2E_PORT, process.env.E2E_OAUTH_PORT].includes(process.env.E2E_SMTP_PORT)
 ) {
-  process.env.E2E_SMTP_PORT = String(await findFreePort())
+  process.env.E2E_SMTP_PORT = String(await freePort())
 }
 
 const port = Number(process.env.E2E_PORT)

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 
 /** A server under test, running as its own process so it has a core to itself while measured. */
 export type ServerProcess = {
@@ -11,19 +10,6 @@ export type ServerProcess = {
   /** Lines the server wrote to stdout, known once it has stopped (the request-log check). */
   stdoutLines: Promise<number>
   stderr: () => string
-}
-
-/** A port nobody listens on right now (the kernel picks it; we release it for the child). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 /**

@@ -27,10 +27,10 @@ import { RPCLink } from '@orpc/client/fetch'
 import type { RouterClient } from '@orpc/server'
 import autocannon from 'autocannon'
 import type { Router } from '~/rpc/router.server'
+import { freePort } from '../helpers/free-port'
 import { type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
 import {
   cpuTimeMs,
-  freePort,
   type RawResponse,
   rawRequest,
   runNode,

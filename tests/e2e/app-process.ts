@@ -1,27 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from '@playwright/test'
+import { freePort } from '../helpers/free-port'
 
 /**
  * A `node server.js` of the built app of its own, for tests that must configure, stop or proxy the
  * server (the shared one would end everyone's tests): a free port, an empty database, its output.
  */
-
-export function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 export type Running = {
   child: ChildProcess

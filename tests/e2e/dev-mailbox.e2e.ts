@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './app-process'
+import { freePort } from '../helpers/free-port'
 import { expect, test } from './fixtures'
 
 /**

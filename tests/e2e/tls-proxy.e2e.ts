@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { startTlsProxy, type TlsProxy } from '../fixtures/tls-proxy'
-import { freePort, type Running, startServer, stopServer, waitUntilListening } from './app-process'
+import { freePort } from '../helpers/free-port'
+import { type Running, startServer, stopServer, waitUntilListening } from './app-process'
 import { expect, test } from './fixtures'
 import { uniqueAddress } from './unique'
 

@@ -3,15 +3,19 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
+import { startSqld } from '../fixtures/sqld'
 
 /**
- * Gives every test file a fresh, migrated SQLite file of its own. Vitest isolates modules per
- * file, so `database()` is a new client per file and files can run in parallel without sharing
- * rows. The variables are set before any app module is imported, because `env()` reads them once.
+ * Gives every test file a fresh, migrated database of its own: an embedded SQLite file, or, with
+ * `TEST_DATABASE=sqld` (`npm run test:sqld`), a real libSQL server started for the file. Vitest
+ * isolates modules per file, so `database()` is a new client per file and files can run in
+ * parallel without sharing rows. The variables are set before any app module is imported, because
+ * `env()` reads them once.
  */
 const folder = await mkdtemp(join(tmpdir(), 'threadwork-test-'))
+const sqld = process.env.TEST_DATABASE === 'sqld' ? await startSqld() : undefined
 
-process.env.DATABASE_URL = `file:${join(folder, 'app.db')}`
+process.env.DATABASE_URL = sqld ? sqld.url : `file:${join(folder, 'app.db')}`
 process.env.NODE_ENV = 'test'
 process.env.LOG_REQUESTS = 'false'
 // Vitest puts Vite's `BASE_URL` ('/') into process.env, which is not the app's BASE_URL; and a
@@ -30,5 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   const { closeDatabase } = await import('~/db/client.server')
   closeDatabase()
+  await sqld?.close()
   rmSync(folder, { recursive: true, force: true })
 })
