@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -35,4 +35,17 @@ export async function sqliteErrorOf(query: PromiseLike<unknown>): Promise<string
     return messages.join('\n')
   }
   throw new Error('Expected the query to fail, but it succeeded')
+}
+
+/**
+ * The tag of the newest migration in `drizzle/` ('0001_mention_inbox_and_emails'), read from
+ * drizzle-kit's journal, so tests that expect "the schema is current" need no edit per migration.
+ */
+export function latestMigrationTag(): string {
+  const journal = JSON.parse(readFileSync(join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as {
+    entries: { tag: string }[]
+  }
+  const latest = journal.entries.at(-1)
+  if (!latest) throw new Error('drizzle/meta/_journal.json lists no migration')
+  return latest.tag
 }
