@@ -144,6 +144,7 @@ export function purchaseThankYouMessage(
       'An invitation to the private GitHub repository follows: your billing page shows how far it got, and asks for your GitHub username if we do not know it yet.',
     ],
     action: { label: 'Open your billing page', url: links.billing },
-    footer: 'Receipts and the Stripe customer portal, where you manage payment details, are on the billing page.',
+    footer:
+      'Receipts and the Stripe customer portal, where you manage payment details, are on the billing page.',
   })
 }

@@ -56,7 +56,12 @@ export async function queueRepositoryInvitation(tx: Executor, userId: string, no
 }
 
 /** The buyer tells us their GitHub username (none linked, or the linked one was wrong). */
-export async function setGitHubLogin(db: Database, actor: SessionUser, githubLogin: string, now = new Date()) {
+export async function setGitHubLogin(
+  db: Database,
+  actor: SessionUser,
+  githubLogin: string,
+  now = new Date(),
+) {
   const [paid] = await db
     .select({ id: purchases.id })
     .from(purchases)

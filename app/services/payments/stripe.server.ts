@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
-import type { BillingKind, TierId } from '~/pricing'
 import { env } from '~/env.server'
+import type { BillingKind, TierId } from '~/pricing'
 
 /**
  * The Stripe client and the price of each option, from configuration. Stripe is on when the
@@ -42,8 +42,32 @@ export function stripePrices(): Record<TierId, Record<BillingKind, string | unde
   }
 }
 
+/** Which options "Buy" sends to Stripe Checkout (the rest use their configured links). */
+export function stripeOptions(): Record<TierId, Record<BillingKind, boolean>> {
+  const prices = stripePrices()
+  const isOn = Boolean(env().STRIPE_SECRET_KEY)
+  const sold = (tier: TierId) => ({
+    yearly: isOn && Boolean(prices[tier].yearly),
+    lifetime: isOn && Boolean(prices[tier].lifetime),
+  })
+  return { 1: sold(1), 2: sold(2), 3: sold(3) }
+}
+
 /** The price id to sell this option with, when Stripe and the option are both configured. */
 export function stripePriceFor(tier: TierId, kind: BillingKind): string | null {
   if (!env().STRIPE_SECRET_KEY) return null
   return stripePrices()[tier][kind] ?? null
+}
+
+/**
+ * Where Stripe's hosted pages live, for the CSP's form-action: a form that posts to us and is
+ * redirected to Checkout or the customer portal is held to it. A stand-in for Stripe's API (in
+ * tests) serves its hosted pages at its own origin.
+ */
+export function stripeHostedOrigins(): string[] {
+  const e = env()
+  if (!e.STRIPE_SECRET_KEY) return []
+  const api = new URL(e.STRIPE_API_URL)
+  if (api.hostname === 'api.stripe.com') return ['https://checkout.stripe.com', 'https://billing.stripe.com']
+  return [api.origin]
 }

@@ -6,7 +6,7 @@ import { PLAN_KINDS, type PlanKind } from '~/domain/constants'
 import { queueEmail } from '~/email/outbox.server'
 import { purchaseThankYouMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
-import { BILLING_TERMS, findPlan, type TierId } from '~/pricing'
+import { BILLING_TERMS, findPlan, formatMoney, type TierId } from '~/pricing'
 import { findOrCreateBuyer } from '../accounts.server'
 import { refreshAccess, refreshAccessForSubscription } from './access.server'
 import { queueRepositoryInvitation } from './repository-invitations.server'
@@ -132,7 +132,11 @@ async function fulfil(tx: Executor, session: Stripe.Checkout.Session, paidAt: Da
     tx,
     purchaseThankYouMessage(
       buyer.email,
-      { planName: plan.name, planLabel: BILLING_TERMS[order.kind].label, amount: formatMoney(amountCents, currency) },
+      {
+        planName: plan.name,
+        planLabel: BILLING_TERMS[order.kind].label,
+        amount: formatMoney(amountCents, currency),
+      },
       { billing: `${env().BASE_URL}/settings/billing` },
     ),
   )
@@ -146,10 +150,6 @@ async function rememberCustomer(tx: Executor, userId: string, customerId: string
   await tx.run(
     sql`UPDATE users SET stripe_customer_id = ${customerId} WHERE id = ${userId} AND stripe_customer_id IS NULL AND NOT EXISTS (SELECT 1 FROM users WHERE stripe_customer_id = ${customerId})`,
   )
-}
-
-export function formatMoney(cents: number, currency: string) {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100)
 }
 
 // ── Subscriptions and their invoices ────────────────────────────────────────
@@ -216,7 +216,12 @@ async function recordInvoice(
   if (!set) return false
   await tx
     .insert(subscriptions)
-    .values({ id: subscriptionId, stripeCustomerId: idOf(invoice.customer) ?? '', status: 'active', ...change })
+    .values({
+      id: subscriptionId,
+      stripeCustomerId: idOf(invoice.customer) ?? '',
+      status: 'active',
+      ...change,
+    })
     .onConflictDoUpdate({ target: subscriptions.id, set })
   await refreshAccessForSubscription(tx, subscriptionId)
   return true
