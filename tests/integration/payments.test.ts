@@ -183,7 +183,7 @@ describe('starting checkout', () => {
       { url: '/payment/checkout?tier=2&plan=yearly' },
       'GET',
     )
-    expect(none.status).toBe(503)
+    expect(none.status).toBe(404)
     expect(JSON.stringify(none.body)).toContain('Checkout is not configured')
     delete process.env.CHECKOUT_URL_LIFETIME
   })

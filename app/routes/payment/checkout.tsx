@@ -50,7 +50,7 @@ async function checkout(
   const attemptKey = form instanceof FormData ? String(form.get(CSRF_FIELD) ?? '') || null : null
   try {
     const start = await startCheckout(database(), user, input, attemptKey)
-    if (start.kind === 'not-configured') return data({ problem: NOT_CONFIGURED }, { status: 503 })
+    if (start.kind === 'not-configured') return data({ problem: NOT_CONFIGURED }, { status: 404 })
     return redirect(start.url, 303)
   } catch (error) {
     console.error('Could not start a Stripe checkout:', error)
