@@ -69,3 +69,30 @@ test('a success page for an order we never made is not found', async ({ page }) 
   const response = await page.goto('/payment/success?session_id=cs_test_made_up')
   expect(response?.status()).toBe(404)
 })
+
+test('while Stripe’s events are on their way the order is pending, then paid', async ({
+  pageFor,
+  javaScriptEnabled,
+}) => {
+  const page = await pageFor('visitor')
+  const email = `slow+later-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`
+  await page.goto('/pricing')
+  await page.getByRole('button', { name: 'Buy Solo yearly' }).click()
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByRole('button', { name: 'Pay' }).click()
+
+  await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'pending')
+  await expect(page.getByText('Waiting for the payment to be confirmed')).toBeVisible()
+  if (javaScriptEnabled) {
+    // The page asks again by itself.
+    await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'paid', { timeout: 15_000 })
+  } else {
+    await expect(page.getByText('This page does not refresh itself without JavaScript')).toBeVisible()
+    await expect(async () => {
+      await page.getByRole('link', { name: 'Check again' }).click()
+      await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'paid', {
+        timeout: 1_000,
+      })
+    }).toPass({ timeout: 15_000 })
+  }
+})

@@ -13,6 +13,7 @@ import {
   getRepositoryInvitation,
   isInvitationConfigured,
 } from '~/services/payments/repository-invitations.server'
+import { useHydrated } from '~/utils/use-hydrated'
 import type { Route } from './+types/success'
 
 export const meta: Route.MetaFunction = () => [
@@ -58,6 +59,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const order = loaderData
   const location = useLocation()
+  const isHydrated = useHydrated()
   useRefreshWhilePending(order.status === 'pending')
   const option = `${order.planName} (${order.planLabel.toLowerCase()})`
 
@@ -78,11 +80,11 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
             <p className="mt-1">
               Stripe is confirming your payment for Threadwork {option}. This takes a few seconds.
             </p>
-            <noscript>
-              <p className="mt-1">
-                This page does not refresh itself without JavaScript: reload it in a moment.
-              </p>
-            </noscript>
+            <p className="mt-1">
+              {isHydrated
+                ? 'This page checks again by itself.'
+                : 'This page does not refresh itself without JavaScript: reload it in a moment.'}
+            </p>
           </Alert>
         ) : (
           <Alert tone="error">
