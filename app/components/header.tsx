@@ -283,6 +283,14 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
           >
             Settings
           </Link>
+          <Link
+            to="/settings/billing"
+            prefetch="intent"
+            className="rounded-md px-3 py-2 text-sm hover:bg-muted"
+            onClick={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
+          >
+            Billing
+          </Link>
           <ActionForm
             action="/logout"
             onSubmit={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}

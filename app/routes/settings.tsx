@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, useFetcher } from 'react-router'
+import { data, Link, redirect, useFetcher } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
 import { ActionForm } from '~/components/action-form'
@@ -154,7 +154,15 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <Avatar name={account.name} image={account.image} className="size-14 text-lg" />
         <div>
           <h1 className="text-2xl font-semibold">Settings</h1>
-          <p className="text-sm text-muted-foreground">{account.email}</p>
+          <p className="text-sm text-muted-foreground">
+            {account.email} ·{' '}
+            <Link
+              to="/settings/billing"
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
+              Billing
+            </Link>
+          </p>
         </div>
       </div>
       <ProfileSection account={account} actionData={actionData} />
