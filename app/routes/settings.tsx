@@ -7,6 +7,7 @@ import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
+import { SettingsSection } from '~/components/settings-section'
 import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
@@ -174,28 +175,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   )
 }
 
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string
-  description: string
-  children: React.ReactNode
-}) {
-  // Suffixed: "delete-account" is also that form's id, and its inputs find their form by id.
-  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`
-  return (
-    <section aria-labelledby={id} className="rounded-lg border bg-card p-6">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <p className="mt-1 text-sm text-muted-foreground">{description}</p>
-      <div className="mt-5">{children}</div>
-    </section>
-  )
-}
-
 function ProfileSection({
   account,
   actionData,
@@ -212,7 +191,10 @@ function ProfileSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateProfileSchema }),
   })
   return (
-    <Section title="Profile" description="Your name and picture, as others see them on tasks and comments.">
+    <SettingsSection
+      title="Profile"
+      description="Your name and picture, as others see them on tasks and comments."
+    >
       <ActionForm intent="update-profile" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Name" meta={fields.name} autoComplete="name" />
@@ -221,7 +203,7 @@ function ProfileSection({
           Save profile
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }
 
@@ -234,7 +216,7 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
   })
   return (
-    <Section
+    <SettingsSection
       title="Password"
       description={
         hasPassword
@@ -263,7 +245,7 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
           {hasPassword ? 'Change password' : 'Set password'}
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }
 
@@ -271,7 +253,7 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
   const fetcher = useFetcher()
   const isPending = fetcher.state !== 'idle'
   return (
-    <Section
+    <SettingsSection
       title="Notifications"
       description="Mentions always wait in your notifications, behind the bell at the top of every page. While you are away, they can reach you by e-mail too: several in one e-mail, a few minutes after the first."
     >
@@ -295,7 +277,7 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
           Save notification settings
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }
 
@@ -304,7 +286,7 @@ type SessionRow = Route.ComponentProps['loaderData']['sessions'][number]
 function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; actionData: ActionData }) {
   const errors = resultFor(actionData, 'revoke-session')?.error
   return (
-    <Section
+    <SettingsSection
       title="Sessions"
       description="Devices signed in to your account. Revoke any you do not recognise."
     >
@@ -340,7 +322,7 @@ function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; act
         </SessionsForm>
         <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
       </div>
-    </Section>
+    </SettingsSection>
   )
 }
 
@@ -390,7 +372,7 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
     onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
   })
   return (
-    <Section
+    <SettingsSection
       title="Delete account"
       description="Deletes your account with its tasks, comments and chats. This cannot be undone."
     >
@@ -419,7 +401,7 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
           Delete my account
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }
 

@@ -1,5 +1,7 @@
+import type { Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
+import { uniqueAddress } from './unique'
 
 /**
  * Buying, with JavaScript on and off, against the local Stripe stand-in (the app's SDK points at
@@ -10,6 +12,14 @@ import { expect, test } from './fixtures'
  */
 
 test.describe.configure({ timeout: 90_000 })
+
+/** Someone who is not signed in buys Solo on the pricing page and pays as `email` on the hosted page. */
+async function buyAsVisitor(page: Page, kind: 'yearly' | 'lifetime', email: string) {
+  await page.goto(`/pricing?billing=${kind}`)
+  await page.getByRole('button', { name: `Buy Solo ${kind}` }).click()
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByRole('button', { name: 'Pay' }).click()
+}
 
 test('a signed-in person buys Solo yearly and finds it on the billing page', async ({
   signedInPage: page,
@@ -49,13 +59,9 @@ test('a signed-in person buys Solo yearly and finds it on the billing page', asy
 
 test('a visitor buys Solo lifetime without an account: the account is created and paid', async ({
   pageFor,
-}) => {
+}, testInfo) => {
   const page = await pageFor('visitor')
-  const email = `visitor-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`
-  await page.goto('/pricing?billing=lifetime')
-  await page.getByRole('button', { name: 'Buy Solo lifetime' }).click()
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByRole('button', { name: 'Pay' }).click()
+  await buyAsVisitor(page, 'lifetime', uniqueAddress('visitor', testInfo.project.name))
 
   await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'paid')
   await expect(page.getByText('We e-mailed you a link to set a password')).toBeVisible()
@@ -73,13 +79,9 @@ test('a success page for an order we never made is not found', async ({ page }) 
 test('while Stripe’s events are on their way the order is pending, then paid', async ({
   pageFor,
   javaScriptEnabled,
-}) => {
+}, testInfo) => {
   const page = await pageFor('visitor')
-  const email = `slow+later-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`
-  await page.goto('/pricing')
-  await page.getByRole('button', { name: 'Buy Solo yearly' }).click()
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByRole('button', { name: 'Pay' }).click()
+  await buyAsVisitor(page, 'yearly', uniqueAddress('slow+later', testInfo.project.name))
 
   await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'pending')
   await expect(page.getByText('Waiting for the payment to be confirmed')).toBeVisible()

@@ -5,6 +5,7 @@ import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { formatDay, optionName, planName } from '~/components/payments/plan-names'
 import { RepositoryInvitation } from '~/components/payments/repository-invitation'
+import { SettingsSection } from '~/components/settings-section'
 import { Alert, AlertTitle } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
@@ -89,12 +90,12 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       <PlanSection billing={billing} />
       {billing.invitation ? (
-        <Section
+        <SettingsSection
           title="Repository access"
           description="The private GitHub repository with Threadwork's source."
         >
           <RepositoryInvitation invitation={billing.invitation} formError={actionData?.formError} />
-        </Section>
+        </SettingsSection>
       ) : null}
       <PurchasesSection purchases={billing.purchases} />
     </main>
@@ -107,7 +108,7 @@ function PlanSection({ billing }: { billing: Billing }) {
   const isPortalPending = useIsPending({ intent: 'portal' })
   const hasEnded = billing.plan === 'free' && billing.heldPlan !== 'free' && billing.accessUntil !== null
   return (
-    <Section title="Plan" description="What you have now, and until when.">
+    <SettingsSection title="Plan" description="What you have now, and until when.">
       <p className="text-lg font-medium" data-testid="current-plan">
         {billing.plan === 'free' || !billing.planKind ? 'Free' : optionName(billing.plan, billing.planKind)}
       </p>
@@ -148,13 +149,13 @@ function PlanSection({ billing }: { billing: Billing }) {
           </Link>
         ) : null}
       </div>
-    </Section>
+    </SettingsSection>
   )
 }
 
 function PurchasesSection({ purchases }: { purchases: Billing['purchases'] }) {
   return (
-    <Section title="Purchases" description="Every payment, with its receipt.">
+    <SettingsSection title="Purchases" description="Every payment, with its receipt.">
       {purchases.length === 0 ? (
         <p className="text-sm text-muted-foreground">No purchases yet.</p>
       ) : (
@@ -185,28 +186,7 @@ function PurchasesSection({ purchases }: { purchases: Billing['purchases'] }) {
           ))}
         </ul>
       )}
-    </Section>
-  )
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string
-  description: string
-  children: React.ReactNode
-}) {
-  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`
-  return (
-    <section aria-labelledby={id} className="rounded-lg border bg-card p-6">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <p className="mt-1 text-sm text-muted-foreground">{description}</p>
-      <div className="mt-5">{children}</div>
-    </section>
+    </SettingsSection>
   )
 }
 

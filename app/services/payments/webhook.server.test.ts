@@ -202,6 +202,14 @@ describe('who the purchase belongs to', () => {
   })
 })
 
+/** A yearly plan bought at T0, with the events Stripe sends for it. */
+async function boughtYearly(tier: 1 | 2 | 3) {
+  const email = freshEmail()
+  const session = paidSessionObject({ tier, kind: 'yearly', email })
+  for (const event of eventsForPayment(session, T0)) await send(event)
+  return { email, sub: session.subscription as string, customer: session.customer as string }
+}
+
 describe('refunds and the end of a subscription', () => {
   test('a full refund revokes lifetime access; a partial one does not', async () => {
     const email = freshEmail()
@@ -233,11 +241,7 @@ describe('refunds and the end of a subscription', () => {
   })
 
   test('cancelled at period end: access to the end, no renewal; then the subscription ends', async () => {
-    const email = freshEmail()
-    const session = paidSessionObject({ tier: 2, kind: 'yearly', email })
-    for (const event of eventsForPayment(session, T0)) await send(event)
-    const sub = session.subscription as string
-    const customer = session.customer as string
+    const { email, sub, customer } = await boughtYearly(2)
 
     await send(
       stripeEvent(
@@ -265,11 +269,7 @@ describe('refunds and the end of a subscription', () => {
   })
 
   test('a renewal extends access; a failed renewal payment is noted', async () => {
-    const email = freshEmail()
-    const session = paidSessionObject({ tier: 1, kind: 'yearly', email })
-    for (const event of eventsForPayment(session, T0)) await send(event)
-    const sub = session.subscription as string
-    const customer = session.customer as string
+    const { email, sub, customer } = await boughtYearly(1)
     await send(stripeEvent('invoice.payment_failed', invoiceObject(sub, customer, T0 + 2 * YEAR), T0 + YEAR))
     const [failed] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub))
     expect(failed?.lastPaymentFailedAt).toEqual(at(T0 + YEAR))
@@ -278,11 +278,7 @@ describe('refunds and the end of a subscription', () => {
   })
 
   test('an older subscription event than the last applied changes nothing', async () => {
-    const email = freshEmail()
-    const session = paidSessionObject({ tier: 1, kind: 'yearly', email })
-    for (const event of eventsForPayment(session, T0)) await send(event)
-    const sub = session.subscription as string
-    const customer = session.customer as string
+    const { email, sub, customer } = await boughtYearly(1)
     await send(
       stripeEvent(
         'customer.subscription.deleted',

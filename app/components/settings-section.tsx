@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react'
+
+/** One titled card of a settings page (/settings, /settings/billing), labelled by its heading. */
+export function SettingsSection({
+  title,
+  description,
+  children,
+}: {
+  title: string
+  description: string
+  children: ReactNode
+}) {
+  // Suffixed: "delete-account" is also that form's id, and its inputs find their form by id.
+  const id = `${title.toLowerCase().replaceAll(' ', '-')}-heading`
+  return (
+    <section aria-labelledby={id} className="rounded-lg border bg-card p-6">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">{description}</p>
+      <div className="mt-5">{children}</div>
+    </section>
+  )
+}
