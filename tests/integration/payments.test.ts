@@ -10,6 +10,7 @@ import { action as webhookAction } from '~/routes/api/stripe-webhook'
 import { action as checkoutAction, loader as checkoutLoader } from '~/routes/payment/checkout'
 import { loader as successLoader } from '~/routes/payment/success'
 import { action as billingAction, loader as billingLoader } from '~/routes/settings/billing'
+import { loader as receiptLoader } from '~/routes/settings/receipt'
 import { contentSecurityPolicy } from '~/security.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { type GitHubStandIn, startGitHubStandIn } from '../fixtures/github-api'
@@ -403,5 +404,73 @@ describe('the success page', () => {
       'GET',
     )
     expect(failed.body).toMatchObject({ status: 'failed' })
+  })
+})
+
+describe('billing pages belong to the buyer', () => {
+  test('visitors are sent to sign in; a receipt is only its buyer’s', async () => {
+    const visitor = await callThroughMiddleware(billingLoader, { url: '/settings/billing' }, 'GET')
+    expect(visitor.status).toBe(302)
+    expect(visitor.location).toBe('/login?redirect=%2Fsettings%2Fbilling')
+
+    const buyer = await createUser(db)
+    const session = paidSessionObject({ tier: 1, kind: 'lifetime', email: buyer.email, userId: buyer.id })
+    const { payload, header } = signEvent(stripeEvent('checkout.session.completed', session))
+    await fetch(`${app.origin}/api/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'Stripe-Signature': header },
+      body: payload,
+    })
+    const [purchase] = await db.select().from(purchases).where(eq(purchases.userId, buyer.id))
+    const url = `/settings/billing/receipts/${purchase?.id}`
+    const params = { purchaseId: purchase?.id ?? '' }
+
+    const own = await callThroughMiddleware(
+      receiptLoader,
+      { url, params, headers: (await signedInBrowser(db, buyer.id)).headers() },
+      'GET',
+    )
+    expect(own.status).toBe(200)
+    expect(own.body).toMatchObject({
+      receipt: { amount: '$237.00', item: 'Solo, lifetime', email: buyer.email },
+    })
+
+    const stranger = await createUser(db)
+    const other = await callThroughMiddleware(
+      receiptLoader,
+      { url, params, headers: (await signedInBrowser(db, stranger.id)).headers() },
+      'GET',
+    )
+    expect(other.status).toBe(404)
+  })
+
+  test('a GitHub username GitHub does not know asks again instead of retrying', async () => {
+    const buyer = await createUser(db)
+    const session = paidSessionObject({ tier: 2, kind: 'lifetime', email: buyer.email, userId: buyer.id })
+    const { payload, header } = signEvent(stripeEvent('checkout.session.completed', session))
+    await fetch(`${app.origin}/api/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'Stripe-Signature': header },
+      body: payload,
+    })
+    const browser = await signedInBrowser(db, buyer.id)
+    await callThroughMiddleware(billingAction, {
+      url: '/settings/billing',
+      headers: browser.headers(),
+      form: browser.form({ intent: 'github-login', githubLogin: 'nobody-at-all' }),
+    })
+    await createJobRunner({ handlers: jobHandlers, logError: () => {} }).runDue()
+    const billing = await callThroughMiddleware(
+      billingLoader,
+      { url: '/settings/billing', headers: browser.headers() },
+      'GET',
+    )
+    expect(billing.body).toMatchObject({
+      invitation: {
+        status: 'needs-login',
+        githubLogin: null,
+        lastError: 'GitHub has no user called nobody-at-all.',
+      },
+    })
   })
 })

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { checkouts, purchases, users } from '~/db/schema'
 import { clientConfig, env } from '~/env.server'
@@ -109,7 +109,7 @@ export async function getCheckoutState(
   const [purchase] = await db
     .select({ userId: purchases.userId })
     .from(purchases)
-    .where(and(eq(purchases.stripeCheckoutSessionId, sessionId)))
+    .where(eq(purchases.stripeCheckoutSessionId, sessionId))
     .limit(1)
   const ownerId = purchase?.userId ?? checkout.userId
   return {

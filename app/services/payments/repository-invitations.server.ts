@@ -4,7 +4,7 @@ import { accounts, purchases, repositoryInvitations } from '~/db/schema'
 import { env } from '~/env.server'
 import { scheduleJob } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
-import { Conflict, Forbidden, Invalid } from '../errors'
+import { Conflict, Forbidden } from '../errors'
 import type { SessionUser } from '../session-user'
 
 /**
@@ -171,10 +171,4 @@ export async function runRepositoryInvitationJob(db: Database, payload: Record<s
     await update({ lastError: message.slice(0, MAX_ERROR_LENGTH) })
     throw error
   }
-}
-
-export function parseGitHubLogin(value: unknown) {
-  const result = GitHubLoginSchema.safeParse({ githubLogin: value })
-  if (!result.success) throw new Invalid('Enter a GitHub username, like octocat.')
-  return result.data.githubLogin
 }
