@@ -26,6 +26,7 @@ CREATE TABLE `repository_invitations` (
 CREATE TABLE `subscriptions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`stripe_customer_id` text NOT NULL,
+	`tier` text,
 	`status` text NOT NULL,
 	`current_period_end` integer,
 	`cancel_at_period_end` integer DEFAULT false NOT NULL,

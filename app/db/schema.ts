@@ -355,6 +355,8 @@ export const subscriptions = sqliteTable(
     /** Stripe's subscription id. */
     id: text('id').primaryKey(),
     stripeCustomerId: text('stripe_customer_id').notNull(),
+    /** The tier its price sells, when it is one of ours (a plan switched in the portal changes it). */
+    tier: text('tier', { enum: ['tier1', 'tier2', 'tier3'] }),
     status: text('status').notNull(),
     currentPeriodEnd: ms('current_period_end'),
     cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),

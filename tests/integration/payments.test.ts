@@ -16,12 +16,15 @@ import { jobHandlers } from '~/services/job-handlers.server'
 import { type GitHubStandIn, startGitHubStandIn } from '../fixtures/github-api'
 import { type SmtpFixture, startSmtpServer } from '../fixtures/smtp-server'
 import {
+  eventsForPayment,
   paidSessionObject,
   STRIPE_TEST_WEBHOOK_SECRET,
   type StripeStandIn,
   signEvent,
   startStripeStandIn,
   stripeEvent,
+  stripeTestPrice,
+  subscriptionObject,
 } from '../fixtures/stripe-api'
 import {
   anonymousBrowser,
@@ -472,5 +475,32 @@ describe('billing pages belong to the buyer', () => {
         lastError: 'GitHub has no user called nobody-at-all.',
       },
     })
+  })
+})
+
+test('a plan switched in the customer portal gives the tier of its new price', async () => {
+  const buyer = await createUser(db)
+  const session = paidSessionObject({ tier: 1, kind: 'yearly', email: buyer.email, userId: buyer.id })
+  const deliver = async (event: object) => {
+    const { payload, header } = signEvent(event)
+    const answer = await fetch(`${app.origin}/api/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'Stripe-Signature': header },
+      body: payload,
+    })
+    expect(answer.status).toBe(200)
+  }
+  const now = Math.floor(Date.now() / 1000)
+  for (const event of eventsForPayment(session, now)) await deliver(event)
+  expect((await db.select().from(users).where(eq(users.id, buyer.id)))[0]?.plan).toBe('tier1')
+
+  const switched = subscriptionObject(session.subscription as string, session.customer as string, {
+    periodEnd: now + 365 * 24 * 60 * 60,
+    price: stripeTestPrice(3, 'yearly'),
+  })
+  await deliver(stripeEvent('customer.subscription.updated', switched, now + 60))
+  expect((await db.select().from(users).where(eq(users.id, buyer.id)))[0]).toMatchObject({
+    plan: 'tier3',
+    planKind: 'yearly',
   })
 })

@@ -52,7 +52,8 @@ export async function refreshAccess(tx: Executor, userId: string) {
       const state = states.find((subscription) => subscription.id === purchase.stripeSubscriptionId)
       // Until Stripe reports the subscription itself, a paid year counts from the payment.
       const end = (state && subscriptionAccessEnd(state)) ?? new Date(purchase.createdAt.getTime() + YEAR_MS)
-      return { tier: purchase.tier, end }
+      // A plan switched in the customer portal sells another tier than the one bought.
+      return { tier: state?.tier ?? purchase.tier, end }
     })
     .sort((a, b) => b.end.getTime() - a.end.getTime() || tierRank(b.tier) - tierRank(a.tier))[0]
 

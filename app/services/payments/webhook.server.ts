@@ -10,6 +10,7 @@ import { BILLING_TERMS, findPlan, formatMoney, type TierId } from '~/pricing'
 import { findOrCreateBuyer } from '../accounts.server'
 import { refreshAccess, refreshAccessForSubscription } from './access.server'
 import { queueRepositoryInvitation } from './repository-invitations.server'
+import { stripePrices } from './stripe.server'
 
 /**
  * What each Stripe event does. An event is applied in one transaction together with the row that
@@ -165,6 +166,7 @@ async function recordSubscription(tx: Executor, subscription: Stripe.Subscriptio
   const eventCreatedAt = new Date(event.created * 1000)
   const state = {
     stripeCustomerId: idOf(subscription.customer) ?? '',
+    tier: tierOfPrice(subscription.items.data.map((item) => item.price?.id)),
     status: event.type === 'customer.subscription.deleted' ? 'canceled' : subscription.status,
     currentPeriodEnd: periodEnd(subscription),
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
@@ -184,6 +186,15 @@ async function recordSubscription(tx: Executor, subscription: Stripe.Subscriptio
         and(eq(subscriptions.eventCreatedAt, eventCreatedAt), lt(subscriptions.eventId, event.id)),
       ),
     })
+}
+
+/** The tier one of our configured prices sells; a price we do not know sells none of ours. */
+function tierOfPrice(priceIds: (string | undefined)[]) {
+  const prices = stripePrices()
+  const tier = ([1, 2, 3] as const).find((candidate) =>
+    priceIds.some((id) => id && id === prices[candidate].yearly),
+  )
+  return tier ? (`tier${tier}` as const) : null
 }
 
 function invoiceSubscriptionId(invoice: Stripe.Invoice) {
