@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
 import { accounts, emailOutbox, jobs, purchases, repositoryInvitations, users } from '~/db/schema'
 import { smtpTransport } from '~/email/transport.server'
@@ -190,6 +190,16 @@ describe('starting checkout', () => {
     expect(none.status).toBe(404)
     expect(JSON.stringify(none.body)).toContain('Checkout is not configured')
     delete process.env.CHECKOUT_URL_LIFETIME
+  })
+
+  test('Stripe refusing the request: 502 with a page saying nothing was charged', async () => {
+    process.env.STRIPE_PRICE_TIER_1_YEARLY = 'price_that_stripe_does_not_know'
+    resetEnvForTests()
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const answer = await startAsVisitor('1', 'yearly')
+    errors.mockRestore()
+    expect(answer.status).toBe(502)
+    expect(JSON.stringify(answer.body)).toContain('Checkout could not start')
   })
 
   test('the CSP lets the buy form’s redirect reach Stripe’s hosted page', () => {

@@ -25,8 +25,8 @@ const NOT_CONFIGURED: Problem = {
   message: 'This option cannot be bought here yet. Write to support and we will sort it out with you.',
 }
 const PROVIDER_FAILED: Problem = {
-  title: 'The payment provider did not answer',
-  message: 'Nothing was charged. Try again in a moment.',
+  title: 'Checkout could not start',
+  message: 'The payment provider did not take the request, and nothing was charged. Try again in a moment.',
 }
 
 /**
