@@ -1,13 +1,13 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Link, redirect, useFetcher } from 'react-router'
+import { data, redirect, useFetcher } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
 import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { ErrorList, Field } from '~/components/forms'
-import { SettingsSection } from '~/components/settings-section'
+import { SettingsSection as Section } from '~/components/settings-section'
 import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
@@ -155,15 +155,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <Avatar name={account.name} image={account.image} className="size-14 text-lg" />
         <div>
           <h1 className="text-2xl font-semibold">Settings</h1>
-          <p className="text-sm text-muted-foreground">
-            {account.email} ·{' '}
-            <Link
-              to="/settings/billing"
-              className="font-medium text-primary underline-offset-4 hover:underline"
-            >
-              Billing
-            </Link>
-          </p>
+          <p className="text-sm text-muted-foreground">{account.email}</p>
         </div>
       </div>
       <ProfileSection account={account} actionData={actionData} />
@@ -191,10 +183,7 @@ function ProfileSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateProfileSchema }),
   })
   return (
-    <SettingsSection
-      title="Profile"
-      description="Your name and picture, as others see them on tasks and comments."
-    >
+    <Section title="Profile" description="Your name and picture, as others see them on tasks and comments.">
       <ActionForm intent="update-profile" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Name" meta={fields.name} autoComplete="name" />
@@ -203,7 +192,7 @@ function ProfileSection({
           Save profile
         </StatusButton>
       </ActionForm>
-    </SettingsSection>
+    </Section>
   )
 }
 
@@ -216,7 +205,7 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
   })
   return (
-    <SettingsSection
+    <Section
       title="Password"
       description={
         hasPassword
@@ -245,7 +234,7 @@ function PasswordSection({ hasPassword, actionData }: { hasPassword: boolean; ac
           {hasPassword ? 'Change password' : 'Set password'}
         </StatusButton>
       </ActionForm>
-    </SettingsSection>
+    </Section>
   )
 }
 
@@ -253,7 +242,7 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
   const fetcher = useFetcher()
   const isPending = fetcher.state !== 'idle'
   return (
-    <SettingsSection
+    <Section
       title="Notifications"
       description="Mentions always wait in your notifications, behind the bell at the top of every page. While you are away, they can reach you by e-mail too: several in one e-mail, a few minutes after the first."
     >
@@ -277,7 +266,7 @@ function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
           Save notification settings
         </StatusButton>
       </ActionForm>
-    </SettingsSection>
+    </Section>
   )
 }
 
@@ -286,7 +275,7 @@ type SessionRow = Route.ComponentProps['loaderData']['sessions'][number]
 function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; actionData: ActionData }) {
   const errors = resultFor(actionData, 'revoke-session')?.error
   return (
-    <SettingsSection
+    <Section
       title="Sessions"
       description="Devices signed in to your account. Revoke any you do not recognise."
     >
@@ -322,7 +311,7 @@ function SessionsSection({ sessions, actionData }: { sessions: SessionRow[]; act
         </SessionsForm>
         <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
       </div>
-    </SettingsSection>
+    </Section>
   )
 }
 
@@ -372,7 +361,7 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
     onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
   })
   return (
-    <SettingsSection
+    <Section
       title="Delete account"
       description="Deletes your account with its tasks, comments and chats. This cannot be undone."
     >
@@ -401,7 +390,7 @@ function DeleteSection({ hasPassword, actionData }: { hasPassword: boolean; acti
           Delete my account
         </StatusButton>
       </ActionForm>
-    </SettingsSection>
+    </Section>
   )
 }
 
