@@ -3,8 +3,9 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
-import { CHECKOUT_ENV } from './tests/e2e/marketing-checkout'
+import { CHECKOUT_ENV, STRIPE_OPTIONS } from './tests/e2e/marketing-checkout'
 import { oauthTestProviderEnv } from './tests/fixtures/oauth-provider'
+import { stripeStandInEnv } from './tests/fixtures/stripe-api'
 import { freePort } from './tests/helpers/free-port'
 
 /**
@@ -27,6 +28,15 @@ while (
 ) {
   process.env.E2E_SMTP_PORT = String(await freePort())
 }
+// The Stripe stand-in's port (see tests/e2e/stripe-api.setup.ts), chosen the same way.
+while (
+  !process.env.E2E_STRIPE_PORT ||
+  [process.env.E2E_PORT, process.env.E2E_OAUTH_PORT, process.env.E2E_SMTP_PORT].includes(
+    process.env.E2E_STRIPE_PORT,
+  )
+) {
+  process.env.E2E_STRIPE_PORT = String(await freePort())
+}
 
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
@@ -40,6 +50,7 @@ export default defineConfig({
     './tests/e2e/oauth-provider.setup.ts',
     './tests/e2e/smtp-server.setup.ts',
     './tests/e2e/better-auth-client.setup.ts',
+    './tests/e2e/stripe-api.setup.ts',
   ],
   globalTeardown: './tests/e2e/global-teardown.ts',
   // Two slow shared cores run the server, the browser and the tests at once.
@@ -96,6 +107,8 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       // The pricing page's checkout buttons (tests/e2e/marketing-pricing.e2e.ts).
       ...CHECKOUT_ENV,
+      // Solo is sold through the local Stripe stand-in (tests/e2e/payments.e2e.ts).
+      ...stripeStandInEnv(`http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`, STRIPE_OPTIONS),
     },
   },
 })

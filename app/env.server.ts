@@ -82,6 +82,24 @@ const EnvSchema = z.object({
   CHECKOUT_URL_TIER_2_LIFETIME: optionalUrl,
   CHECKOUT_URL_TIER_3_YEARLY: optionalUrl,
   CHECKOUT_URL_TIER_3_LIFETIME: optionalUrl,
+
+  /** Stripe Checkout: with the secret key and an option's price id, "Buy" opens a Checkout Session. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe's API; tests point it at a local stand-in. */
+  STRIPE_API_URL: httpUrl.default('https://api.stripe.com'),
+  STRIPE_PRICE_TIER_1_YEARLY: z.string().min(1).optional(),
+  STRIPE_PRICE_TIER_1_LIFETIME: z.string().min(1).optional(),
+  STRIPE_PRICE_TIER_2_YEARLY: z.string().min(1).optional(),
+  STRIPE_PRICE_TIER_2_LIFETIME: z.string().min(1).optional(),
+  STRIPE_PRICE_TIER_3_YEARLY: z.string().min(1).optional(),
+  STRIPE_PRICE_TIER_3_LIFETIME: z.string().min(1).optional(),
+  /** Buyers are invited to this private repository (owner/name) with this token's account. */
+  GITHUB_INVITE_TOKEN: z.string().min(1).optional(),
+  GITHUB_INVITE_REPO: z
+    .string()
+    .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
+    .optional(),
 })
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -137,6 +137,11 @@ export function formatPrice(cents: number): string {
   }).format(cents / 100)
 }
 
+/** Cents in any currency Stripe charged (a receipt's amount): "$312.00", "€55.50". */
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100)
+}
+
 /**
  * Checkout links as configured (see `clientConfig().checkout`): one per tier and kind, one per
  * kind, and one for everything. Any of them may be missing.

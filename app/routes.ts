@@ -28,6 +28,13 @@ export default [
   route('pricing', 'routes/pricing.tsx'),
   route('support', 'routes/support.tsx'),
 
+  // Payments: checkout starts here (a form on /pricing, or a shareable ?tier=&plan= link), Stripe
+  // sends buyers back to the success page, and /settings/billing is where they find what they own
+  route('payment/checkout', 'routes/payment/checkout.tsx'),
+  route('payment/success', 'routes/payment/success.tsx'),
+  route('settings/billing', 'routes/settings/billing.tsx'),
+  route('settings/billing/receipts/:purchaseId', 'routes/settings/receipt.tsx'),
+
   // Accounts: getting in and out
   route('login', 'routes/auth/login.tsx'),
   route('signup', 'routes/auth/signup.tsx'),
@@ -62,6 +69,7 @@ export default [
   route('api/rpc/*', 'routes/api/rpc.ts'),
   route('api/csrf', 'routes/api/csrf.ts'),
   route('api/auth/*', 'routes/api/auth.ts'),
+  route('api/stripe/webhook', 'routes/api/stripe-webhook.ts'),
   route('resources/theme', 'routes/resources/theme.ts'),
 
   // Everything else: a real 404 with the not-found screen

@@ -1,5 +1,6 @@
 import { oauthAuthorizeOrigins } from '~/auth/oauth/config.server'
 import { env } from '~/env.server'
+import { stripeHostedOrigins } from '~/services/payments/stripe.server'
 
 /**
  * Headers every response carries, set once by the server. HSTS only in production, where the
@@ -33,9 +34,10 @@ export function contentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",
-    // The sign-in buttons post to us and are redirected to the OAuth provider; browsers hold those
-    // redirects to form-action too, so the configured providers' authorization servers are allowed.
-    `form-action 'self' ${oauthAuthorizeOrigins().join(' ')}`.trim(),
+    // The sign-in buttons post to us and are redirected to the OAuth provider, and the buy and
+    // billing buttons to Stripe; browsers hold those redirects to form-action too, so the
+    // configured providers' authorization servers and Stripe's hosted pages are allowed.
+    `form-action 'self' ${[...oauthAuthorizeOrigins(), ...stripeHostedOrigins()].join(' ')}`.trim(),
   ]
   return directives.join('; ')
 }

@@ -275,14 +275,8 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
           <p className="truncate text-xs text-muted-foreground">{user.email}</p>
         </div>
         <nav aria-label="Account" className="flex flex-col py-1">
-          <Link
-            to="/settings"
-            prefetch="intent"
-            className="rounded-md px-3 py-2 text-sm hover:bg-muted"
-            onClick={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
-          >
-            Settings
-          </Link>
+          <AccountMenuLink to="/settings">Settings</AccountMenuLink>
+          <AccountMenuLink to="/settings/billing">Billing</AccountMenuLink>
           <ActionForm
             action="/logout"
             onSubmit={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
@@ -294,5 +288,19 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
         </nav>
       </div>
     </>
+  )
+}
+
+/** A link of the account menu; following it closes the menu. */
+function AccountMenuLink({ to, children }: { to: string; children: string }) {
+  return (
+    <Link
+      to={to}
+      prefetch="intent"
+      className="rounded-md px-3 py-2 text-sm hover:bg-muted"
+      onClick={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
+    >
+      {children}
+    </Link>
   )
 }

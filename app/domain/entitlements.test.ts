@@ -26,3 +26,12 @@ describe('entitlementsFor', () => {
     expect(lapsed).toEqual(entitlementsFor({ plan: 'free', accessUntil: null }, now))
   })
 })
+
+describe('people per shared task', () => {
+  it('is 10 on the free plan and 50 on every paid one', () => {
+    const limits = (['free', 'tier1', 'tier2', 'tier3'] as const).map(
+      (plan) => entitlementsFor({ plan, accessUntil: null }, now).peoplePerSharedTask,
+    )
+    expect(limits).toEqual([10, 50, 50, 50])
+  })
+})

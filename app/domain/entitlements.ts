@@ -8,13 +8,20 @@ import type { PlanId } from './constants'
 export interface Entitlements {
   /** Messages a person may send to the AI chat per day (UTC). */
   aiMessagesPerDay: number
+  /** People one of their tasks may be shared with (every plan stays within the 50 of task-schemas). */
+  peoplePerSharedTask: number
 }
 
 const ENTITLEMENTS: Record<PlanId, Entitlements> = {
-  free: { aiMessagesPerDay: 20 },
-  tier1: { aiMessagesPerDay: 100 },
-  tier2: { aiMessagesPerDay: 300 },
-  tier3: { aiMessagesPerDay: 1000 },
+  free: { aiMessagesPerDay: 20, peoplePerSharedTask: 10 },
+  tier1: { aiMessagesPerDay: 100, peoplePerSharedTask: 50 },
+  tier2: { aiMessagesPerDay: 300, peoplePerSharedTask: 50 },
+  tier3: { aiMessagesPerDay: 1000, peoplePerSharedTask: 50 },
+}
+
+/** What a person reads when a task would be shared with more people than their plan allows. */
+export function sharingLimitMessage(limit: number) {
+  return `Your plan shares a task with at most ${limit} people. A paid plan shares with up to 50.`
 }
 
 export interface PlanHolder {

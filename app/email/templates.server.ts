@@ -114,3 +114,37 @@ export function mentionEmailMessage(
     },
   )
 }
+
+/** A buyer whose account the purchase created (or whose unverified one it secured) sets a password here. */
+export function setPasswordMessage(to: string, url: string) {
+  return render(to, 'Set your Threadwork password', {
+    preheader: 'Your purchase is in your account: choose a password to sign in.',
+    heading: 'Choose a password for your account',
+    paragraphs: [
+      'Your purchase is recorded in the Threadwork account for this e-mail address.',
+      'Choose a password to sign in and see it. Setting it also confirms that this address is yours.',
+    ],
+    action: { label: 'Choose a password', url },
+    footer:
+      'The link works once and expires in 1 hour. Later, "Forgot your password?" on the sign-in page sends a new one.',
+  })
+}
+
+/** The thank-you for a paid order: what was bought and where to find it. */
+export function purchaseThankYouMessage(
+  to: string,
+  order: { planName: string; planLabel: string; amount: string },
+  links: { billing: string },
+) {
+  return render(to, `Thank you for buying Threadwork ${order.planName}`, {
+    preheader: `Your ${order.planName} ${order.planLabel.toLowerCase()} plan is active.`,
+    heading: 'Thank you for your purchase!',
+    paragraphs: [
+      `You bought Threadwork ${order.planName} (${order.planLabel.toLowerCase()}) for ${order.amount}. Your plan is active now.`,
+      'An invitation to the private GitHub repository follows: your billing page shows how far it got, and asks for your GitHub username if we do not know it yet.',
+    ],
+    action: { label: 'Open your billing page', url: links.billing },
+    footer:
+      'Receipts and the Stripe customer portal, where you manage payment details, are on the billing page.',
+  })
+}

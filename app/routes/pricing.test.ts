@@ -93,3 +93,35 @@ describe('/pricing caching and revalidation', () => {
     ).toBe(true)
   })
 })
+
+describe('/pricing with Stripe', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    resetEnvForTests()
+  })
+
+  test('options with a Stripe price become forms with a CSRF token, and the page is private', async () => {
+    vi.stubEnv('STRIPE_SECRET_KEY', 'sk_test_pricing')
+    vi.stubEnv('STRIPE_PRICE_TIER_2_LIFETIME', 'price_t2_lifetime')
+    vi.stubEnv('STRIPE_PRICE_TIER_3_YEARLY', 'price_t3_yearly')
+    resetEnvForTests()
+
+    const { data, headers: answer } = await callLoader(loader, { url: '/pricing' })
+    expect(data.soldByStripe).toEqual({
+      1: { yearly: false, lifetime: false },
+      2: { yearly: false, lifetime: true },
+      3: { yearly: true, lifetime: false },
+    })
+    expect(data.csrfToken).toEqual(expect.any(String))
+    expect(answer.get('Cache-Control')).toBe('private, no-store')
+  })
+
+  test('a price id without the secret key sells nothing through Stripe', async () => {
+    vi.stubEnv('STRIPE_SECRET_KEY', '')
+    vi.stubEnv('STRIPE_PRICE_TIER_1_YEARLY', 'price_t1_yearly')
+    resetEnvForTests()
+    const { data } = await callLoader(loader, { url: '/pricing' })
+    expect(data.soldByStripe[1].yearly).toBe(false)
+    expect(data.csrfToken).toBeNull()
+  })
+})

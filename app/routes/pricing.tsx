@@ -1,7 +1,9 @@
 import { data, Link, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
+import { csrfTokenFor } from '~/auth/context.server'
+import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Badge } from '~/components/ui/badge'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
 import { clientConfig } from '~/env.server'
 import {
@@ -18,7 +20,9 @@ import {
   resolveCheckoutUrls,
   yearlyEquivalentCents,
 } from '~/pricing'
+import { stripeOptions } from '~/services/payments/stripe.server'
 import { cn } from '~/utils/cn'
+import { useIsPending } from '~/utils/pending'
 import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
 import type { Route } from './+types/pricing'
@@ -38,10 +42,23 @@ export const headers: Route.HeadersFunction = publicPageHeaders
  * Resolves every option's checkout link on the server, where the configuration lives; the page
  * gets links for both kinds so the yearly/lifetime switch needs no second request.
  */
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const checkoutUrls = resolveCheckoutUrls(clientConfig().checkout)
+  const soldByStripe = stripeOptions()
+  if (Object.values(soldByStripe).some((kinds) => kinds.yearly || kinds.lifetime)) {
+    // Buying through Stripe is a form that posts (to /payment/checkout) with this visitor's CSRF
+    // token: the page is theirs alone and never stored by a shared cache.
+    const csrfToken = await csrfTokenFor(request, context)
+    return data(
+      { checkoutUrls, soldByStripe, csrfToken },
+      { headers: { 'Cache-Control': 'private, no-store' } },
+    )
+  }
   // Prices are in the build; the links come from configuration, so they are part of the version.
-  return data({ checkoutUrls }, { headers: publicCacheHeaders(request, JSON.stringify(checkoutUrls)) })
+  return data(
+    { checkoutUrls, soldByStripe, csrfToken: null },
+    { headers: publicCacheHeaders(request, JSON.stringify(checkoutUrls)) },
+  )
 }
 
 export function shouldRevalidate({
@@ -80,7 +97,12 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       <ul className="mt-10 grid gap-6 lg:grid-cols-3">
         {PLANS.map((plan) => (
           <li key={plan.tier} className="flex">
-            <PlanCard plan={plan} kind={kind} checkoutUrl={loaderData.checkoutUrls[plan.tier][kind]} />
+            <PlanCard
+              plan={plan}
+              kind={kind}
+              checkoutUrl={loaderData.checkoutUrls[plan.tier][kind]}
+              isSoldByStripe={loaderData.soldByStripe[plan.tier][kind]}
+            />
           </li>
         ))}
       </ul>
@@ -173,10 +195,12 @@ function PlanCard({
   plan,
   kind,
   checkoutUrl,
+  isSoldByStripe,
 }: {
   plan: Plan
   kind: BillingKind
   checkoutUrl: string | null
+  isSoldByStripe: boolean
 }) {
   const terms = BILLING_TERMS[kind]
   const discount = lifetimeDiscountPercent(plan)
@@ -227,7 +251,9 @@ function PlanCard({
       </p>
 
       <div className="mt-6">
-        {checkoutUrl ? (
+        {isSoldByStripe ? (
+          <BuyForm plan={plan} kind={kind} />
+        ) : checkoutUrl ? (
           <a
             href={checkoutUrl}
             rel="nofollow"
@@ -268,6 +294,29 @@ function PlanCard({
         ))}
       </ul>
     </article>
+  )
+}
+
+/** Starts a Stripe Checkout Session for this option; without JavaScript a plain form post. */
+function BuyForm({ plan, kind }: { plan: Plan; kind: BillingKind }) {
+  const isPending = useIsPending({
+    formAction: '/payment/checkout',
+    fields: { tier: String(plan.tier), plan: kind },
+  })
+  return (
+    <ActionForm action="/payment/checkout">
+      <input type="hidden" name="tier" value={plan.tier} />
+      <input type="hidden" name="plan" value={kind} />
+      <StatusButton
+        isPending={isPending}
+        pendingText="Opening checkout…"
+        variant={plan.isFeatured ? 'default' : 'outline'}
+        size="lg"
+        className="w-full"
+      >
+        Buy {plan.name} {BILLING_TERMS[kind].label.toLowerCase()}
+      </StatusButton>
+    </ActionForm>
   )
 }
 

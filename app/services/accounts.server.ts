@@ -3,7 +3,12 @@ import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { accounts, users, verifications } from '~/db/schema'
 import { queueEmail } from '~/email/outbox.server'
-import { passwordChangedMessage, resetPasswordMessage, verifyEmailMessage } from '~/email/templates.server'
+import {
+  passwordChangedMessage,
+  resetPasswordMessage,
+  setPasswordMessage,
+  verifyEmailMessage,
+} from '~/email/templates.server'
 import { env } from '~/env.server'
 import { hashPassword, hashToken, newToken, verifyPassword } from '~/utils/crypto.server'
 import { DELETE_ACCOUNT_PHRASE } from './account-schemas'
@@ -282,6 +287,49 @@ export async function resetPassword(db: Database, token: string, password: strin
   await revokeAllSessions(db, user.id)
   await queueEmail(db, passwordChangedMessage(user.email))
   return toSessionUser(user)
+}
+
+// ── Buyers ──────────────────────────────────────────────────────────────────
+
+export type Buyer = { id: string; email: string; isNew: boolean }
+
+/**
+ * The account a paid order belongs to: the person signed in at checkout, else the account whose
+ * verified address paid, else a new account for that address. Nobody can claim a purchase by
+ * signing up first with someone else's address: an account whose address was never verified
+ * loses its password, sign-in links and sessions, and the address's owner gets a link to set a
+ * password (which verifies it). A new account gets the same link.
+ */
+export async function findOrCreateBuyer(
+  tx: Executor,
+  order: { userId: string | null; email: string; name: string },
+): Promise<Buyer> {
+  if (order.userId) {
+    const [user] = await tx.select().from(users).where(eq(users.id, order.userId)).limit(1)
+    if (user) return { id: user.id, email: user.email, isNew: false }
+  }
+  const email = order.email.trim().toLowerCase()
+  const [existing] = await tx.select().from(users).where(eq(users.email, email)).limit(1)
+  if (existing?.emailVerifiedAt) return { id: existing.id, email, isNew: false }
+  if (existing) {
+    await tx.update(users).set({ passwordHash: null }).where(eq(users.id, existing.id))
+    await tx.delete(accounts).where(eq(accounts.userId, existing.id))
+    await revokeAllSessions(tx, existing.id)
+    await queueSetPasswordEmail(tx, existing)
+    return { id: existing.id, email, isNew: false }
+  }
+  const [user] = await tx
+    .insert(users)
+    .values({ email, name: order.name.trim() || email.split('@')[0] || '' })
+    .returning()
+  if (!user) throw new Error(`Could not create an account for ${email}`)
+  await queueSetPasswordEmail(tx, user)
+  return { id: user.id, email, isNew: true }
+}
+
+async function queueSetPasswordEmail(tx: Executor, user: { id: string; email: string }) {
+  const token = await createToken(tx, user.id, user.email, 'reset-password')
+  await queueEmail(tx, setPasswordMessage(user.email, link('/email/reset-password', token)))
 }
 
 // ── Profile ─────────────────────────────────────────────────────────────────

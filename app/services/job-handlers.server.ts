@@ -1,5 +1,9 @@
 import type { JobHandler } from '~/jobs/jobs.server'
 import { MENTION_EMAIL_JOB, runMentionEmailJob } from './mention-emails.server'
+import {
+  REPOSITORY_INVITATION_JOB,
+  runRepositoryInvitationJob,
+} from './payments/repository-invitations.server'
 
 /**
  * What each type of job does. The runner (app/jobs) knows nothing of the domain; the server hands
@@ -7,4 +11,5 @@ import { MENTION_EMAIL_JOB, runMentionEmailJob } from './mention-emails.server'
  */
 export const jobHandlers: Record<string, JobHandler> = {
   [MENTION_EMAIL_JOB]: runMentionEmailJob,
+  [REPOSITORY_INVITATION_JOB]: runRepositoryInvitationJob,
 }

@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, ne } from 'drizzle-orm'
-import type { Database } from '~/db/client.server'
+import type { Database, Executor } from '~/db/client.server'
 import { sessions, type User, users } from '~/db/schema'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import type { SessionUser } from './session-user'
@@ -126,7 +126,7 @@ export async function revokeOtherSessions(db: Database, userId: string, keepSess
   await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
 }
 
-export async function revokeAllSessions(db: Database, userId: string) {
+export async function revokeAllSessions(db: Executor, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId))
 }
 

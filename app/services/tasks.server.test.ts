@@ -1267,3 +1267,31 @@ describe('lists', () => {
     expect(typeof view.isPublic).toBe('boolean')
   })
 })
+
+describe('people per shared task follow the owner’s plan', () => {
+  const people = (count: number) => Array.from({ length: count }, (_, i) => `plan-share-${i}@example.com`)
+
+  test('the free plan shares with at most 10 people; a paid plan with up to 50', async () => {
+    const owner = await createUser(db)
+    await expect(
+      createTask(db, viewerOf(owner), fields({ text: 'Team task', sharedWith: people(11) })),
+    ).rejects.toThrow('Your plan shares a task with at most 10 people. A paid plan shares with up to 50.')
+    const task = await createTask(db, viewerOf(owner), fields({ text: 'Team task', sharedWith: people(10) }))
+
+    await db
+      .update(schema.users)
+      .set({ plan: 'tier1', planKind: 'lifetime' })
+      .where(eq(schema.users.id, owner.id))
+    await updateTask(db, viewerOf(owner), task.id, TaskUpdateSchema.parse({ sharedWith: people(50) }))
+    expect(await db.select().from(taskShares).where(eq(taskShares.taskId, task.id))).toHaveLength(50)
+
+    // A yearly plan that has ended is the free plan again.
+    await db
+      .update(schema.users)
+      .set({ planKind: 'yearly', accessUntil: new Date(Date.now() - 1000) })
+      .where(eq(schema.users.id, owner.id))
+    await expect(
+      updateTask(db, viewerOf(owner), task.id, TaskUpdateSchema.parse({ sharedWith: people(11) })),
+    ).rejects.toThrow(Invalid)
+  })
+})

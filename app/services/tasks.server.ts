@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { type Task, taskShares, tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
+import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
 import { Forbidden, Invalid, NotFound } from './errors'
 import type { SessionUser } from './session-user'
@@ -306,11 +307,20 @@ async function checkParent(db: Executor, ownerId: string, parentTaskId: string, 
   }
 }
 
-function checkShares(actor: Actor, emails: string[]) {
+async function checkShares(db: Executor, actor: Actor, emails: string[]) {
   if (emails.includes(actor.email.toLowerCase())) {
     throw new Invalid('You cannot share a task with yourself.', [
       { path: ['sharedWith'], message: 'You cannot share a task with yourself.' },
     ])
+  }
+  const [owner] = await db
+    .select({ plan: users.plan, accessUntil: users.accessUntil })
+    .from(users)
+    .where(eq(users.id, actor.id))
+  const { peoplePerSharedTask } = entitlementsFor(owner ?? { plan: 'free', accessUntil: null })
+  if (emails.length > peoplePerSharedTask) {
+    const message = sharingLimitMessage(peoplePerSharedTask)
+    throw new Invalid(message, [{ path: ['sharedWith'], message }])
   }
 }
 
@@ -331,7 +341,7 @@ function completedAtFor(
 }
 
 export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
-  checkShares(actor, fields.sharedWith)
+  await checkShares(db, actor, fields.sharedWith)
   if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
   const id = await db.transaction(async (tx) => {
     const now = new Date()
@@ -372,7 +382,7 @@ export async function updateTask(
   changes: TaskUpdate,
 ): Promise<TaskView> {
   const before = await requireOwner(db, actor, taskId)
-  if (changes.sharedWith) checkShares(actor, changes.sharedWith)
+  if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
   if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
   await db.transaction(async (tx) => {
     const status = changes.status ?? before.status

@@ -12,8 +12,10 @@ import * as resetPassword from '~/routes/email/reset-password'
 import * as verifyEmail from '~/routes/email/verify-email'
 import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
+import * as checkout from '~/routes/payment/checkout'
 import * as theme from '~/routes/resources/theme'
 import * as settings from '~/routes/settings'
+import * as billing from '~/routes/settings/billing'
 import * as support from '~/routes/support'
 import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
@@ -243,6 +245,28 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [{ name: 'Ada', email: 'ada@example.test', message: 'A question long enough to send.' }],
   }),
   route({
+    file: 'routes/payment/checkout.tsx',
+    action: checkout.action,
+    targets: [at('/payment/checkout')],
+    needsUser: false,
+    reads: 'form',
+    examples: [
+      { tier: '2', plan: 'lifetime' },
+      { tier: '1', plan: 'yearly' },
+    ],
+  }),
+  route({
+    file: 'routes/settings/billing.tsx',
+    action: billing.action,
+    targets: [at('/settings/billing')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'portal' },
+      { intent: 'github-login', githubLogin: 'octocat', redirectTo: '/payment/success' },
+    ],
+  }),
+  route({
     file: 'routes/resources/theme.ts',
     action: theme.action,
     targets: [at('/resources/theme')],
@@ -279,6 +303,8 @@ export const FORM_ACTIONS: FormActionRoute[] = [
 /** Route files with an action that is not a form door, and where it is tested instead. */
 export const OTHER_ACTIONS: Record<string, string> = {
   'routes/api/rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
+  'routes/api/stripe-webhook.ts':
+    'Stripe’s signed JSON events: tests/integration/payments.test.ts and app/services/payments/webhook.server.test.ts',
 }
 
 /**

@@ -17,8 +17,11 @@ import { cookieHeaderFrom } from '../helpers/route'
  * are added, because the list comes from the route table itself.
  */
 
-/** Routes that check CSRF themselves (or need none); anything else here is a hole. */
-const CHECKED_ELSEWHERE = ['/api/rpc/*', '/resources/theme']
+/**
+ * Routes that check CSRF themselves (or need none); anything else here is a hole. Stripe's webhook
+ * proves itself with its signature (tests/integration/payments.test.ts).
+ */
+const CHECKED_ELSEWHERE = ['/api/rpc/*', '/resources/theme', '/api/stripe/webhook']
 
 type RouteModule = { action?: (args: never) => unknown }
 const modules = import.meta.glob<RouteModule>(['../../app/routes/**/*.{ts,tsx}', '!**/*.test.*'])
@@ -77,7 +80,7 @@ describe('the route table', () => {
     }
   })
 
-  test('exempts only the RPC door (it checks mutations itself) and the theme switch', () => {
+  test('exempts only the RPC door (it checks mutations itself), the theme switch and the signed Stripe webhook', () => {
     expect(
       all
         .map((route) => route.path)

@@ -10,7 +10,7 @@ import {
   UpdateProfileSchema,
 } from '~/services/account-schemas'
 import { useIsPending } from '~/utils/pending'
-import { resultFor, Section, type SettingsActionData } from './section'
+import { resultFor, type SettingsActionData, SettingsSection } from './section'
 
 /**
  * The settings forms about the account itself: profile, password and deletion. Each validates
@@ -34,7 +34,10 @@ export function ProfileSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateProfileSchema }),
   })
   return (
-    <Section title="Profile" description="Your name and picture, as others see them on tasks and comments.">
+    <SettingsSection
+      title="Profile"
+      description="Your name and picture, as others see them on tasks and comments."
+    >
       <ActionForm intent="update-profile" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <Field label="Name" meta={fields.name} autoComplete="name" />
@@ -43,7 +46,7 @@ export function ProfileSection({
           Save profile
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }
 
@@ -62,7 +65,7 @@ export function PasswordSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
   })
   return (
-    <Section
+    <SettingsSection
       title="Password"
       description={
         hasPassword
@@ -91,7 +94,7 @@ export function PasswordSection({
           {hasPassword ? 'Change password' : 'Set password'}
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }
 
@@ -109,7 +112,7 @@ export function DeleteSection({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
   })
   return (
-    <Section
+    <SettingsSection
       title="Delete account"
       description="Deletes your account with its tasks, comments and chats. This cannot be undone."
     >
@@ -138,6 +141,6 @@ export function DeleteSection({
           Delete my account
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }

@@ -2,14 +2,14 @@ import { useFetcher } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import { StatusButton } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
-import { Section } from './section'
+import { SettingsSection } from './section'
 
 /** Whether mentions also reach the person by e-mail while they are away. */
 export function NotificationsSection({ emailOnMention }: { emailOnMention: boolean }) {
   const fetcher = useFetcher()
   const isPending = fetcher.state !== 'idle'
   return (
-    <Section
+    <SettingsSection
       title="Notifications"
       description="Mentions always wait in your notifications, behind the bell at the top of every page. While you are away, they can reach you by e-mail too: several in one e-mail, a few minutes after the first."
     >
@@ -33,6 +33,6 @@ export function NotificationsSection({ emailOnMention }: { emailOnMention: boole
           Save notification settings
         </StatusButton>
       </ActionForm>
-    </Section>
+    </SettingsSection>
   )
 }

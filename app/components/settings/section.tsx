@@ -13,8 +13,8 @@ export function resultFor(actionData: SettingsActionData, intent: string) {
   return actionData && actionData.intent === intent && actionData.result ? actionData.result : undefined
 }
 
-/** One titled card of the settings page. */
-export function Section({
+/** One titled card of a settings page (/settings, /settings/billing), labelled by its heading. */
+export function SettingsSection({
   title,
   description,
   children,

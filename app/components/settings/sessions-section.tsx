@@ -4,7 +4,7 @@ import { ErrorList } from '~/components/forms'
 import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
 import { useIsPending } from '~/utils/pending'
-import { resultFor, Section, type SettingsActionData } from './section'
+import { resultFor, type SettingsActionData, SettingsSection } from './section'
 
 /** A signed-in device as the settings page lists it. */
 export type SessionRow = {
@@ -26,7 +26,7 @@ export function SessionsSection({
 }) {
   const errors = resultFor(actionData, 'revoke-session')?.error
   return (
-    <Section
+    <SettingsSection
       title="Sessions"
       description="Devices signed in to your account. Revoke any you do not recognise."
     >
@@ -62,7 +62,7 @@ export function SessionsSection({
         </SessionsForm>
         <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
       </div>
-    </Section>
+    </SettingsSection>
   )
 }
 
