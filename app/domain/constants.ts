@@ -13,6 +13,7 @@ export const REACTION_TYPES = ['thumbsup', 'heart', 'check', 'fire'] as const
 export const VERIFICATION_PURPOSES = ['verify-email', 'reset-password'] as const
 export const CHAT_VISIBILITIES = ['private', 'public'] as const
 export const CHAT_ROLES = ['user', 'assistant', 'system'] as const
+export const CHAT_STREAM_STATUSES = ['running', 'done', 'stopped', 'failed'] as const
 
 export type PlanId = (typeof PLANS)[number]
 export type PlanKind = (typeof PLAN_KINDS)[number]
