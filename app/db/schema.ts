@@ -257,7 +257,7 @@ export const events = sqliteTable(
   {
     /** The stream cursor (SSE `id`), the one sequential id in the schema. */
     id: integer('id').primaryKey({ autoIncrement: true }),
-    topic: text('topic', { enum: ['tasks', 'comments'] }).notNull(),
+    topic: text('topic', { enum: ['tasks', 'comments', 'chats'] }).notNull(),
     type: text('type').notNull(),
     /** No foreign key: the event of a deleted task must outlive the task. */
     taskId: text('task_id'),
