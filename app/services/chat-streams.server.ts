@@ -159,3 +159,11 @@ export function tailStream(db: Database, streamId: string, pollMs = POLL_MS): Re
     },
   })
 }
+
+/** Reads a stream to its end (the page without JavaScript shows the whole answer at once). */
+export async function waitForStream(db: Database, streamId: string) {
+  const reader = tailStream(db, streamId).getReader()
+  while (!(await reader.read()).done) {
+    // Only the end matters here; the saved message holds the answer.
+  }
+}
