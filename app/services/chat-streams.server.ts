@@ -38,7 +38,9 @@ export async function openStream(db: Database, chatId: string): Promise<string> 
   try {
     await db.transaction(async (tx) => {
       // Only the latest stream of a chat can be resumed; older ones' chunks go.
-      await tx.delete(chatStreams).where(and(eq(chatStreams.chatId, chatId), ne(chatStreams.status, 'running')))
+      await tx
+        .delete(chatStreams)
+        .where(and(eq(chatStreams.chatId, chatId), ne(chatStreams.status, 'running')))
       await tx.insert(chatStreams).values({ id: streamId, chatId })
     })
   } catch (error) {
@@ -94,13 +96,19 @@ export class ChunkWriter {
 
   /** Writes what is buffered; flushes run one after another, so chunks keep their order. */
   flush() {
-    this.#flushing = this.#flushing.then(() => this.#write()).catch((error) => console.error('Chat stream flush failed', error))
+    this.#flushing = this.#flushing
+      .then(() => this.#write())
+      .catch((error) => console.error('Chat stream flush failed', error))
     return this.#flushing
   }
 
   async #write() {
     const batch = this.#buffer.splice(0)
-    const rows = batch.map((chunk) => ({ streamId: this.streamId, seq: ++this.#seq, chunk: JSON.stringify(chunk) }))
+    const rows = batch.map((chunk) => ({
+      streamId: this.streamId,
+      seq: ++this.#seq,
+      chunk: JSON.stringify(chunk),
+    }))
     const [state] = await this.db.batch([
       this.db
         .update(chatStreams)
@@ -147,7 +155,7 @@ export function tailStream(db: Database, streamId: string, pollMs = POLL_MS): Re
           return
         }
         // The status was read before the chunks: a finished stream had written them all by then.
-        if (!state || state.status !== 'running') {
+        if (state?.status !== 'running') {
           controller.close()
           return
         }

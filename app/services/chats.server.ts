@@ -47,7 +47,12 @@ export function titleFromMessage(text: string) {
   const line =
     text
       .split('\n')
-      .map((part) => part.replace(/[#>*_`~[\]]/g, '').replace(/\s+/g, ' ').trim())
+      .map((part) =>
+        part
+          .replace(/[#>*_`~[\]]/g, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
       .find(Boolean) ?? ''
   if (line === '') return NEW_CHAT_TITLE
   if (line.length <= TITLE_LENGTH) return line
@@ -171,7 +176,10 @@ export async function saveMessages(db: Database, chatId: string, messages: UIMes
       createdAt: new Date(now),
     }))
     if (rows.length > 0) await tx.insert(chatMessages).values(rows)
-    await tx.update(chats).set({ updatedAt: new Date(now) }).where(eq(chats.id, chatId))
+    await tx
+      .update(chats)
+      .set({ updatedAt: new Date(now) })
+      .where(eq(chats.id, chatId))
     await appendEvent(tx, {
       topic: 'chats',
       type: 'chat-message-added',
@@ -209,7 +217,9 @@ export async function setChatSharing(
   await getOwnChat(db, actor, chatId)
   const own = actor.email.toLowerCase()
   if (sharing.emails.includes(own)) {
-    throw new Invalid('You already own this chat.', [{ path: ['emails'], message: 'You already own this chat.' }])
+    throw new Invalid('You already own this chat.', [
+      { path: ['emails'], message: 'You already own this chat.' },
+    ])
   }
   await db.transaction(async (tx) => {
     await tx.update(chats).set({ visibility: sharing.visibility }).where(eq(chats.id, chatId))

@@ -15,7 +15,7 @@ function safeHref(href: string) {
   return /^https?:\/\//i.test(href) ? { href, isInternal: false } : null
 }
 
-function unescape(text: string) {
+function unescapeMarkdown(text: string) {
   return text.replace(/\\([\\`*_[\]<>])/g, '$1')
 }
 
@@ -25,16 +25,21 @@ function inline(text: string, key: string): ReactNode[] {
   for (const match of text.matchAll(INLINE)) {
     const index = match.index ?? 0
     if (index > 0 && text[index - 1] === '\\') continue
-    if (index > last) nodes.push(unescape(text.slice(last, index)))
+    if (index > last) nodes.push(unescapeMarkdown(text.slice(last, index)))
     const [whole, code, strong, em, link] = match
     const k = `${key}-${index}`
-    if (code) nodes.push(<code key={k} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.9em]">{code.slice(1, -1)}</code>)
+    if (code)
+      nodes.push(
+        <code key={k} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.9em]">
+          {code.slice(1, -1)}
+        </code>,
+      )
     else if (strong) nodes.push(<strong key={k}>{inline(strong.slice(2, -2), k)}</strong>)
     else if (em) nodes.push(<em key={k}>{inline(em.slice(1, -1), k)}</em>)
     else if (link) {
       const [, label = '', target = ''] = link.match(/^\[([^\]]+)\]\(([^)]+)\)$/) ?? []
       const safe = safeHref(target)
-      if (!safe) nodes.push(unescape(label))
+      if (!safe) nodes.push(unescapeMarkdown(label))
       else if (safe.isInternal)
         nodes.push(
           <Link key={k} to={safe.href} className="text-primary underline underline-offset-4">
@@ -43,14 +48,20 @@ function inline(text: string, key: string): ReactNode[] {
         )
       else
         nodes.push(
-          <a key={k} href={safe.href} rel="noopener noreferrer nofollow" target="_blank" className="text-primary underline underline-offset-4">
+          <a
+            key={k}
+            href={safe.href}
+            rel="noopener noreferrer nofollow"
+            target="_blank"
+            className="text-primary underline underline-offset-4"
+          >
             {inline(label, k)}
           </a>,
         )
     }
     last = index + whole.length
   }
-  if (last < text.length) nodes.push(unescape(text.slice(last)))
+  if (last < text.length) nodes.push(unescapeMarkdown(text.slice(last)))
   return nodes
 }
 
@@ -88,11 +99,16 @@ export function parseBlocks(markdown: string): Block[] {
       blocks.push({ kind: 'list', ordered, items })
     } else if (line.startsWith('>')) {
       const body: string[] = []
-      while (index < lines.length && (lines[index] ?? '').startsWith('>')) body.push((lines[index++] ?? '').replace(/^>\s?/, ''))
+      while (index < lines.length && (lines[index] ?? '').startsWith('>'))
+        body.push((lines[index++] ?? '').replace(/^>\s?/, ''))
       blocks.push({ kind: 'quote', text: body.join(' ') })
     } else {
       const body: string[] = []
-      while (index < lines.length && (lines[index] ?? '').trim() !== '' && !/^(```|#{1,6}\s|>|\s*([-*+]|\d+[.)])\s)/.test(lines[index] ?? '')) {
+      while (
+        index < lines.length &&
+        (lines[index] ?? '').trim() !== '' &&
+        !/^(```|#{1,6}\s|>|\s*([-*+]|\d+[.)])\s)/.test(lines[index] ?? '')
+      ) {
         body.push(lines[index++] ?? '')
       }
       blocks.push({ kind: 'paragraph', text: body.join(' ') })
@@ -122,7 +138,10 @@ export function Markdown({ text }: { text: string }) {
           case 'list': {
             const List = block.ordered ? 'ol' : 'ul'
             return (
-              <List key={key} className={block.ordered ? 'list-decimal space-y-1 pl-5' : 'list-disc space-y-1 pl-5'}>
+              <List
+                key={key}
+                className={block.ordered ? 'list-decimal space-y-1 pl-5' : 'list-disc space-y-1 pl-5'}
+              >
                 {block.items.map((item, itemIndex) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: the items of a parsed list have no other identity
                   <li key={itemIndex}>{inline(item, `${key}-${itemIndex}`)}</li>
@@ -136,7 +155,7 @@ export function Markdown({ text }: { text: string }) {
                 {inline(block.text, key)}
               </blockquote>
             )
-          case 'paragraph':
+          default:
             return <p key={key}>{inline(block.text, key)}</p>
         }
       })}

@@ -43,17 +43,18 @@ function ToolLine({ part, approval }: { part: ToolPart; approval?: (part: ToolPa
   const name = toolNameOf(part)
   if (part.state === 'approval-requested') {
     return (
-      <div className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm" role="group" aria-label="Approval needed">
-        <p className="font-medium">Approval needed</p>
-        <p className="mt-1">{describeToolCall(part)}</p>
+      <fieldset className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm">
+        <legend className="px-1 font-medium">Approval needed</legend>
+        <p>{describeToolCall(part)}</p>
         {approval ? <div className="mt-2 flex gap-2">{approval(part)}</div> : null}
-      </div>
+      </fieldset>
     )
   }
   const state =
     part.state === 'output-available'
       ? 'done'
-      : part.state === 'output-denied' || (part.state === 'approval-responded' && part.approval?.approved === false)
+      : part.state === 'output-denied' ||
+          (part.state === 'approval-responded' && part.approval?.approved === false)
         ? 'denied'
         : part.state === 'output-error'
           ? 'failed'
@@ -122,7 +123,12 @@ export function ChatMessages({
   return (
     <ol className="flex flex-col gap-4" aria-label="Messages">
       {messages.map((message, index) => (
-        <ChatMessage key={message.id} message={message} approval={approval} footer={footerOf?.(message, index)} />
+        <ChatMessage
+          key={message.id}
+          message={message}
+          approval={approval}
+          footer={footerOf?.(message, index)}
+        />
       ))}
     </ol>
   )

@@ -1,11 +1,11 @@
 import { createUIMessageStreamResponse } from 'ai'
-import { requireApiUser } from '~/routes/api/chat-door.server'
 import { database } from '~/db/client.server'
+import { requireApiUser } from '~/routes/api/chat-door.server'
+import { refusalFor } from '~/routes/refusals.server'
 import { startAnswer } from '~/services/assistant/generate.server'
 import { chatModel } from '~/services/assistant/model.server'
 import { ChatRequestSchema } from '~/services/chat-schemas'
 import { tailStream } from '~/services/chat-streams.server'
-import { refusalFor } from '~/routes/refusals.server'
 import type { Route } from './+types/chat'
 
 /**
@@ -16,7 +16,10 @@ import type { Route } from './+types/chat'
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireApiUser(request, context)
   if (!request.headers.get('Content-Type')?.startsWith('application/json')) {
-    return Response.json({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the message as JSON.' }, { status: 415 })
+    return Response.json(
+      { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the message as JSON.' },
+      { status: 415 },
+    )
   }
   const body = await request.json().catch(() => undefined)
   const parsed = ChatRequestSchema.safeParse(body)

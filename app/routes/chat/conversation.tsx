@@ -49,14 +49,21 @@ function approvalsOf(message: UIMessage) {
   )
 }
 
-export function Conversation({ chatId, title, initialMessages, isRunning, isModelReady, error }: ConversationProps) {
+export function Conversation({
+  chatId,
+  title,
+  initialMessages,
+  isRunning,
+  isModelReady,
+  error,
+}: ConversationProps) {
   const csrfToken = useCsrfToken()
   const stopper = useFetcher()
   const [draft, setDraft] = useState('')
   const [editingId, setEditingId] = useState<string | null>(null)
   const [isHydrated, setIsHydrated] = useState(false)
   const composer = useRef<HTMLTextAreaElement>(null)
-  const isSending = useIsPending({ formData: { intent: 'send' } })
+  const isSending = useIsPending({ intent: 'send' })
   const chat = useChat({
     id: chatId,
     messages: initialMessages,
@@ -68,7 +75,8 @@ export function Conversation({ chatId, title, initialMessages, isRunning, isMode
       prepareSendMessagesRequest: ({ id, messages, trigger }) => {
         const last = messages.at(-1)
         if (trigger === 'regenerate-message') return { body: { trigger, chatId: id } }
-        if (last?.role === 'assistant') return { body: { trigger: 'approve-tools', chatId: id, approvals: approvalsOf(last) } }
+        if (last?.role === 'assistant')
+          return { body: { trigger: 'approve-tools', chatId: id, approvals: approvalsOf(last) } }
         return { body: { trigger: 'submit-message', chatId: id, text: textOf(last), messageId: last?.id } }
       },
       prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chat/${encodeURIComponent(id)}/stream` }),
@@ -97,7 +105,10 @@ export function Conversation({ chatId, title, initialMessages, isRunning, isMode
   function stop() {
     void chat.stop()
     // The generation runs on the server (maybe another instance): ask it to stop there too.
-    void stopper.submit({ intent: 'stop', chatId, csrf: csrfToken }, { method: 'post', action: `/chat/${chatId}` })
+    void stopper.submit(
+      { intent: 'stop', chatId, csrf: csrfToken },
+      { method: 'post', action: `/chat/${chatId}` },
+    )
   }
 
   function editLast() {
@@ -120,15 +131,15 @@ export function Conversation({ chatId, title, initialMessages, isRunning, isMode
   }
 
   const approval = (part: ToolPart) =>
-    part.approval ? (
-      <>
-        {(['true', 'false'] as const).map((approved) => (
+    part.approval
+      ? (['true', 'false'] as const).map((approved) => (
           <ActionForm
             key={approved}
             intent="approve"
             onSubmit={(event) => {
               event.preventDefault()
-              if (part.approval) void chat.addToolApprovalResponse({ id: part.approval.id, approved: approved === 'true' })
+              if (part.approval)
+                void chat.addToolApprovalResponse({ id: part.approval.id, approved: approved === 'true' })
             }}
           >
             <input type="hidden" name="chatId" value={chatId} />
@@ -138,9 +149,8 @@ export function Conversation({ chatId, title, initialMessages, isRunning, isMode
               {approved === 'true' ? 'Approve' : 'Deny'}
             </Button>
           </ActionForm>
-        ))}
-      </>
-    ) : null
+        ))
+      : null
 
   return (
     <section className="flex min-w-0 flex-1 flex-col gap-4" aria-labelledby="chat-title">
@@ -153,11 +163,11 @@ export function Conversation({ chatId, title, initialMessages, isRunning, isMode
           <code>AI_BASE_URL</code> to chat with a model.
         </p>
       )}
-      {error ? <Alert tone="destructive">{error}</Alert> : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
       {chat.messages.length === 0 ? (
         <p className="text-muted-foreground">
-          Ask about your tasks or the docs: “What is in progress?”, “Summarise my week”, “What do the docs say about
-          sharing?”
+          Ask about your tasks or the docs: “What is in progress?”, “Summarise my week”, “What do the docs say
+          about sharing?”
         </p>
       ) : (
         <ChatMessages messages={chat.messages} approval={approval} />
@@ -218,7 +228,11 @@ export function Conversation({ chatId, title, initialMessages, isRunning, isMode
           placeholder="Ask about your tasks or the docs…"
         />
         <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
-          <span>{editingId ? 'Editing your last message: what followed it will be replaced.' : 'Enter to send, Shift+Enter for a new line, ↑ to edit your last message.'}</span>
+          <span>
+            {editingId
+              ? 'Editing your last message: what followed it will be replaced.'
+              : 'Enter to send, Shift+Enter for a new line, ↑ to edit your last message.'}
+          </span>
           <StatusButton type="submit" isPending={isSending || isBusy} disabled={isBusy}>
             {editingId ? 'Save and send' : 'Send'}
           </StatusButton>

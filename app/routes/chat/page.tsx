@@ -95,9 +95,11 @@ export default function ChatPage({ loaderData, actionData }: Route.ComponentProp
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 md:flex-row">
       <nav aria-label="Saved chats" className="md:w-64 md:shrink-0">
         <details className="group md:open" open>
-          <summary className="cursor-pointer text-sm font-medium md:hidden">Your chats ({chats.length})</summary>
+          <summary className="cursor-pointer text-sm font-medium md:hidden">
+            Your chats ({chats.length})
+          </summary>
           <div className="mt-2 flex flex-col gap-2 md:mt-0">
-            <Link to="/chat" className={buttonClasses({ variant: 'outline' })}>
+            <Link to="/chat" className={buttonClasses('outline')}>
               New chat
             </Link>
             {chats.length === 0 ? (

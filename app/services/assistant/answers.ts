@@ -28,8 +28,8 @@ type Line = { title: string; status: string; priority: string; link: string }
 type Listed = { total: number; tasks: Line[] }
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
-const escape = (text: string) => text.replace(/([\\`*_[\]<>])/g, '\\$1')
-const taskLink = (task: Pick<Line, 'title' | 'link'>) => `[${escape(task.title)}](${task.link})`
+const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>])/g, '\\$1')
+const taskLink = (task: Pick<Line, 'title' | 'link'>) => `[${escapeMarkdown(task.title)}](${task.link})`
 
 function bullets({ total, tasks }: Listed) {
   const lines = tasks.map((task) => `- ${taskLink(task)} — ${task.status}, ${task.priority} priority`)
@@ -38,7 +38,10 @@ function bullets({ total, tasks }: Listed) {
 }
 
 function describeFilter(intent: Extract<Intent, { kind: 'list' }>) {
-  const parts = [intent.priority ? `${intent.priority} priority` : null, intent.status ? `“${intent.status}”` : null]
+  const parts = [
+    intent.priority ? `${intent.priority} priority` : null,
+    intent.status ? `“${intent.status}”` : null,
+  ]
   if (!parts[0] && !parts[1]) return ''
   return ` ${[parts[0] ? `of ${parts[0]}` : null, parts[1] ? `in ${parts[1]}` : null].filter(Boolean).join(' ')}`
 }
@@ -56,7 +59,8 @@ export function composeAnswer(intent: Intent, outcome: ToolOutcome): string {
   switch (outcome.toolName) {
     case 'getMyStats': {
       const { total, byStatus } = output as { total: number; byStatus: Record<string, number> }
-      if (total === 0) return 'You have no tasks yet. Ask me to create one, or add it on the [task list](/task).'
+      if (total === 0)
+        return 'You have no tasks yet. Ask me to create one, or add it on the [task list](/task).'
       const parts = STATUSES.map((status) => `${byStatus[status] ?? 0} ${status}`)
       return `You own **${plural(total, 'task')}**: ${parts.join(', ')}.`
     }
@@ -75,19 +79,22 @@ export function composeAnswer(intent: Intent, outcome: ToolOutcome): string {
     case 'searchMyTasks': {
       const listed = output as Listed
       const query = intent.kind === 'search' || intent.kind === 'set-status' ? intent.query : ''
-      if (listed.total === 0) return `None of your tasks matches “${escape(query)}”.`
+      if (listed.total === 0) return `None of your tasks matches “${escapeMarkdown(query)}”.`
       const lead =
         intent.kind === 'set-status'
-          ? `Several of your tasks match “${escape(query)}”. Which one? Say its full title.`
-          : `${plural(listed.total, 'task')} of yours ${listed.total === 1 ? 'matches' : 'match'} “${escape(query)}”:`
+          ? `Several of your tasks match “${escapeMarkdown(query)}”. Which one? Say its full title.`
+          : `${plural(listed.total, 'task')} of yours ${listed.total === 1 ? 'matches' : 'match'} “${escapeMarkdown(query)}”:`
       return `${lead}\n\n${bullets(listed)}`
     }
     case 'searchDocs': {
       const { results } = output as { results: { title: string; link: string; quote: string }[] }
       const query = intent.kind === 'docs' ? intent.query : ''
-      if (results.length === 0) return `The docs say nothing about “${escape(query)}”. Browse them all at [/docs](/docs).`
-      const quotes = results.map((hit) => `> ${escape(hit.quote.trim())}\n\n— [${escape(hit.title)}](${hit.link})`)
-      return `Here is what the docs say about “${escape(query)}”:\n\n${quotes.join('\n\n')}`
+      if (results.length === 0)
+        return `The docs say nothing about “${escapeMarkdown(query)}”. Browse them all at [/docs](/docs).`
+      const quotes = results.map(
+        (hit) => `> ${escapeMarkdown(hit.quote.trim())}\n\n— [${escapeMarkdown(hit.title)}](${hit.link})`,
+      )
+      return `Here is what the docs say about “${escapeMarkdown(query)}”:\n\n${quotes.join('\n\n')}`
     }
     case 'createTask': {
       const task = output as Line

@@ -5,8 +5,8 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider'
-import { type Intent, recogniseIntent } from './intents'
 import { composeAnswer, HELP_ANSWER, type ToolOutcome } from './answers'
+import { type Intent, recogniseIntent } from './intents'
 
 /**
  * The assistant that answers when no model is configured: a language model of our own, speaking
@@ -52,7 +52,11 @@ export function nextStep(prompt: LanguageModelV3Prompt): Step {
   // Changing a status by name is two steps: find the task, then change it (which asks approval).
   if (intent.kind === 'set-status' && last.toolName === 'searchMyTasks' && last.output) {
     const match = singleMatch(last.output, intent.query)
-    if (match) return { kind: 'call', call: { toolName: 'setTaskStatus', input: { taskId: match, status: intent.status } } }
+    if (match)
+      return {
+        kind: 'call',
+        call: { toolName: 'setTaskStatus', input: { taskId: match, status: intent.status } },
+      }
   }
   return { kind: 'answer', text: composeAnswer(intent, last) }
 }
@@ -60,7 +64,10 @@ export function nextStep(prompt: LanguageModelV3Prompt): Step {
 function firstCall(intent: Intent): ToolCall | null {
   switch (intent.kind) {
     case 'create':
-      return { toolName: 'createTask', input: { title: intent.title, ...(intent.priority ? { priority: intent.priority } : {}) } }
+      return {
+        toolName: 'createTask',
+        input: { title: intent.title, ...(intent.priority ? { priority: intent.priority } : {}) },
+      }
     case 'set-status':
       return { toolName: 'searchMyTasks', input: { query: intent.query } }
     case 'docs':
@@ -90,7 +97,7 @@ function singleMatch(output: unknown, query: string): string | null {
 
 function lastUserText(prompt: LanguageModelV3Prompt) {
   const message = prompt.findLast((entry) => entry.role === 'user')
-  if (!message || message.role !== 'user') return ''
+  if (message?.role !== 'user') return ''
   return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
 }
 
@@ -113,13 +120,15 @@ function outputValue(output: LanguageModelV3ToolResultOutput): Omit<ToolOutcome,
 
 function toolOutcomesSinceLastUser(prompt: LanguageModelV3Prompt): ToolOutcome[] {
   const lastUser = prompt.findLastIndex((entry) => entry.role === 'user')
-  return prompt.slice(lastUser + 1).flatMap((entry) =>
-    entry.role === 'tool' || entry.role === 'assistant'
-      ? entry.content.flatMap((part) =>
-          part.type === 'tool-result' ? [{ toolName: part.toolName, ...outputValue(part.output) }] : [],
-        )
-      : [],
-  )
+  return prompt
+    .slice(lastUser + 1)
+    .flatMap((entry) =>
+      entry.role === 'tool' || entry.role === 'assistant'
+        ? entry.content.flatMap((part) =>
+            part.type === 'tool-result' ? [{ toolName: part.toolName, ...outputValue(part.output) }] : [],
+          )
+        : [],
+    )
 }
 
 const ZERO_USAGE = {
@@ -138,7 +147,11 @@ function streamOf(step: Step, wordDelayMs: number, signal: AbortSignal | undefin
           toolName: step.call.toolName,
           input: JSON.stringify(step.call.input),
         })
-        controller.enqueue({ type: 'finish', usage: ZERO_USAGE, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } })
+        controller.enqueue({
+          type: 'finish',
+          usage: ZERO_USAGE,
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        })
         controller.close()
         return
       }
@@ -150,7 +163,11 @@ function streamOf(step: Step, wordDelayMs: number, signal: AbortSignal | undefin
         if (wordDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, wordDelayMs))
       }
       controller.enqueue({ type: 'text-end', id })
-      controller.enqueue({ type: 'finish', usage: ZERO_USAGE, finishReason: { unified: 'stop', raw: 'stop' } })
+      controller.enqueue({
+        type: 'finish',
+        usage: ZERO_USAGE,
+        finishReason: { unified: 'stop', raw: 'stop' },
+      })
       controller.close()
     },
   })

@@ -1,10 +1,22 @@
 import { AISDKError, type LanguageModelV3 } from '@ai-sdk/provider'
-import { convertToModelMessages, stepCountIs, streamText, type Tool, type UIMessage, validateUIMessages } from "ai"
+import {
+  convertToModelMessages,
+  stepCountIs,
+  streamText,
+  type Tool,
+  type UIMessage,
+  validateUIMessages,
+} from 'ai'
 import { and, eq, ne } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { chatMessages } from '~/db/schema'
 import type { ChatRequest } from '~/services/chat-schemas'
-import { ChunkWriter, ONE_GENERATION_AT_A_TIME, openStream, runningStream } from '~/services/chat-streams.server'
+import {
+  ChunkWriter,
+  ONE_GENERATION_AT_A_TIME,
+  openStream,
+  runningStream,
+} from '~/services/chat-streams.server'
 import { consumeChatMessage, createChat, getOwnChat, saveMessages } from '~/services/chats.server'
 import { Conflict, Invalid } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
@@ -25,7 +37,7 @@ export const GENERATION_FAILED = 'The assistant could not answer. Try again in a
 
 function systemPrompt(user: SessionUser, now = new Date()) {
   return [
-    "You are Threadwork's assistant, talking with " + (user.name || 'a Threadwork user') + '.',
+    `You are Threadwork's assistant, talking with ${user.name || 'a Threadwork user'}.`,
     `Today is ${now.toISOString().slice(0, 10)}.`,
     'Answer from their tasks and the Threadwork docs through the tools; never invent tasks, counts or doc content.',
     'When you quote the docs, link the page. Keep answers short and use markdown lists for tasks.',
@@ -64,14 +76,18 @@ async function conversationFor(db: Database, user: SessionUser, request: ChatReq
   const decisions = new Map(request.approvals.map((approval) => [approval.id, approval.approved]))
   let answered = 0
   const parts = (last?.role === 'assistant' ? last.parts : []).map((part) => {
-    if (!('state' in part) || part.state !== 'approval-requested' || !('approval' in part) || !part.approval) return part
+    if (!('state' in part) || part.state !== 'approval-requested' || !('approval' in part) || !part.approval)
+      return part
     const approved = decisions.get(part.approval.id)
     if (approved === undefined) return part
     answered += 1
     return { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved } }
   })
   if (!last || answered === 0) throw new Conflict('Nothing is waiting for your approval any more.')
-  return { messages: [...saved.slice(0, -1), { ...last, parts } as UIMessage], fromPosition: saved.length - 1 }
+  return {
+    messages: [...saved.slice(0, -1), { ...last, parts } as UIMessage],
+    fromPosition: saved.length - 1,
+  }
 }
 
 /** The client's id for a message when it is free, else a new one (ids are unique across chats). */
@@ -99,7 +115,10 @@ export async function startAnswer(
   if (request.trigger !== 'approve-tools') await consumeChatMessage(db, user)
   const tools = chatTools(db, user)
   const { messages, fromPosition } = await conversationFor(db, user, request)
-  const validated = await validateUIMessages<UIMessage>({ messages, tools: tools as Record<string, Tool<unknown, unknown>> })
+  const validated = await validateUIMessages<UIMessage>({
+    messages,
+    tools: tools as Record<string, Tool<unknown, unknown>>,
+  })
   const streamId = await openStream(db, request.chatId)
   await saveMessages(db, request.chatId, validated, fromPosition)
 

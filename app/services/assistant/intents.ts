@@ -58,9 +58,12 @@ export function recogniseIntent(message: string): Intent {
     return { kind: 'create', title: unquote(create[2]), ...(priority ? { priority } : {}) }
   }
 
-  const setStatus = text.match(/^(?:please\s+)?(?:mark|set|move|change)\s+(?:the\s+)?(?:task\s+)?(.+?)\s+(?:as|to|into)\s+(.+)$/i)
+  const setStatus = text.match(
+    /^(?:please\s+)?(?:mark|set|move|change)\s+(?:the\s+)?(?:task\s+)?(.+?)\s+(?:as|to|into)\s+(.+)$/i,
+  )
   const newStatus = setStatus?.[2] ? statusIn(setStatus[2]) : undefined
-  if (setStatus?.[1] && newStatus) return { kind: 'set-status', query: unquote(setStatus[1]), status: newStatus }
+  if (setStatus?.[1] && newStatus)
+    return { kind: 'set-status', query: unquote(setStatus[1]), status: newStatus }
 
   if (/\b(?:docs?|documentation|how (?:do|can) i|how to)\b/i.test(text)) {
     return { kind: 'docs', query: subjectOf(text) || text }

@@ -7,7 +7,9 @@ import { builtInModel } from './built-in-model.server'
  * The model the chat talks to: any OpenAI-compatible endpoint when `AI_BASE_URL` is set, else the
  * built-in assistant. Both are LanguageModelV3, so everything after this line is the same.
  */
-export function chatModel(config: Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL'> = env()): LanguageModelV3 {
+export function chatModel(
+  config: Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL'> = env(),
+): LanguageModelV3 {
   if (!config.AI_BASE_URL) return builtInModel()
   const provider = createOpenAICompatible({
     name: 'openai-compatible',

@@ -20,7 +20,14 @@ export const TASKS_LISTED_MAX = 50
 export const DOCS_QUOTED_MAX = 3
 
 /** A task as the assistant sees it: enough to answer and to link, nothing about other people. */
-export type TaskLine = { id: string; title: string; status: string; priority: string; updatedAt: string; link: string }
+export type TaskLine = {
+  id: string
+  title: string
+  status: string
+  priority: string
+  updatedAt: string
+  link: string
+}
 
 const toLine = (task: TaskView): TaskLine => ({
   id: task.id,
@@ -39,7 +46,10 @@ async function ownTasks(db: Database, user: SessionUser) {
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id))
 }
 
-const listed = (tasks: TaskView[]) => ({ total: tasks.length, tasks: tasks.slice(0, TASKS_LISTED_MAX).map(toLine) })
+const listed = (tasks: TaskView[]) => ({
+  total: tasks.length,
+  tasks: tasks.slice(0, TASKS_LISTED_MAX).map(toLine),
+})
 
 /** A refusal of the services becomes the tool's answer, so the model can tell the person why. */
 async function answerOrRefusal<T>(run: () => Promise<T>): Promise<T | { error: string }> {
