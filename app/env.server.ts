@@ -79,6 +79,8 @@ const EnvSchema = z.object({
   AI_BASE_URL: optionalUrl,
   AI_API_KEY: z.string().min(1).optional(),
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** How fast the built-in assistant types: milliseconds between the words of its answers. */
+  AI_ASSISTANT_WORD_DELAY_MS: z.coerce.number().int().min(0).max(1000).default(15),
 
   CHECKOUT_SUCCESS_URL: optionalUrl,
   CHECKOUT_URL: optionalUrl,

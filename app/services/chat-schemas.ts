@@ -10,7 +10,8 @@ import { ShareEmailsSchema, splitEmails } from './task-schemas'
 export const CHAT_MESSAGE_MAX = 4000
 export const CHAT_TITLE_MAX = 100
 
-export const ChatIdSchema = z.string().trim().min(1, 'Chat not found').max(100, 'Chat not found')
+/** A chat's id is minted by the page (a UUID) and travels in URLs: letters, digits, '-' and '_'. */
+export const ChatIdSchema = z.string().regex(/^[\w-]{1,100}$/, 'Chat not found')
 
 export const ChatMessageTextSchema = z
   .string({ error: 'Write a message first.' })

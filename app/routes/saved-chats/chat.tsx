@@ -1,5 +1,5 @@
 import { data, Link } from 'react-router'
-import { getUser } from '~/auth/context.server'
+import { getUser, requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { ChatMessages } from '~/components/chat/messages'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -50,9 +50,8 @@ const SharingSchema = z.object({
   emails: ChatShareEmailsSchema,
 })
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = await getUser(request, context)
-  if (!user) throw data(CHAT_NOT_FOUND, { status: 404 })
+export async function action({ request, context, params, url }: Route.ActionArgs) {
+  const { user } = await requireUser(request, context, url)
   return handleIntent(
     await readFormData(request),
     SharingSchema,
