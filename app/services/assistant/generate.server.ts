@@ -51,6 +51,11 @@ export function errorMessageFor(error: unknown) {
   return GENERATION_FAILED
 }
 
+/** A provider's error is logged by its message: its request body would put the chat in the log. */
+function logFailure(error: unknown) {
+  console.error('Chat generation failed:', AISDKError.isInstance(error) ? error.message : error)
+}
+
 type Conversation = { messages: UIMessage[]; fromPosition: number }
 
 /** The conversation the request asks to continue, as it must be saved before answering. */
@@ -140,7 +145,7 @@ export async function startAnswer(
       finished = all
     },
     onError: (error) => {
-      console.error('Chat generation failed', error)
+      logFailure(error)
       return errorMessageFor(error)
     },
   })
@@ -154,7 +159,8 @@ export async function startAnswer(
       if (abort.signal.aborted) status = 'stopped'
       await saveMessages(db, request.chatId, finished, fromPosition)
     } catch (error) {
-      console.error('Chat generation failed', error)
+      // A provider's error was logged (and streamed) once already, as an error chunk.
+      if (status !== 'failed') logFailure(error)
       status = 'failed'
     } finally {
       await writer.close(status)
