@@ -57,8 +57,9 @@ export function titleFromMessage(text: string) {
   if (line === '') return NEW_CHAT_TITLE
   if (line.length <= TITLE_LENGTH) return line
   const cut = line.slice(0, TITLE_LENGTH)
-  const atWord = cut.slice(0, cut.lastIndexOf(' '))
-  return `${(atWord.length > TITLE_LENGTH / 2 ? atWord : cut).trimEnd()}…`
+  const lastSpace = cut.lastIndexOf(' ')
+  // Cut at the last word break, unless that would leave too little of the line.
+  return `${(lastSpace > TITLE_LENGTH / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
 }
 
 /** The text of a message alone, for titles, previews and the JS-off page. */
