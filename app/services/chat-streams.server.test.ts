@@ -45,7 +45,10 @@ describe('resume replays every chunk in order, then tails', () => {
     const streamId = await openStream(db(), chatId)
     const writer = new ChunkWriter(db(), streamId, () => {})
     const early = readAll(tailStream(db(), streamId, 10))
-    const written: UIMessageChunk[] = [{ type: 'start', messageId: 'm1' }, { type: 'text-start', id: 't' }]
+    const written: UIMessageChunk[] = [
+      { type: 'start', messageId: 'm1' },
+      { type: 'text-start', id: 't' },
+    ]
     for (let index = 0; index < 40; index++) written.push({ type: 'text-delta', id: 't', delta: `${index} ` })
     written.push({ type: 'text-end', id: 't' }, { type: 'finish' })
     let late: Promise<UIMessageChunk[]> | undefined

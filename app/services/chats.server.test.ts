@@ -23,7 +23,8 @@ import { createUser } from '../../tests/helpers/factories'
 /** Saved chats: who reads them, who changes them, their titles, and the daily allowance. */
 
 const db = () => database()
-const person = async (overrides: Parameters<typeof createUser>[1] = {}) => toSessionUser(await createUser(db(), overrides))
+const person = async (overrides: Parameters<typeof createUser>[1] = {}) =>
+  toSessionUser(await createUser(db(), overrides))
 let chatNumber = 0
 const newChatId = () => `chat-${++chatNumber}`
 
@@ -48,7 +49,9 @@ describe('titles come from the first message', () => {
     const other = await person()
     const chatId = newChatId()
     await createChat(db(), owner, chatId, 'How many tasks do I have?')
-    expect(await listSavedChats(db(), owner)).toMatchObject([{ id: chatId, title: 'How many tasks do I have?' }])
+    expect(await listSavedChats(db(), owner)).toMatchObject([
+      { id: chatId, title: 'How many tasks do I have?' },
+    ])
     expect(await listSavedChats(db(), other)).toEqual([])
     const logged = await db().select().from(events).where(eq(events.topic, 'chats'))
     expect(logged.map((event) => event.payload)).toContainEqual({ chatId, userId: owner.id })
@@ -90,7 +93,10 @@ describe('who reads a saved chat', () => {
 
   test('shared: verified addresses only; revoking takes it back', async () => {
     const { owner, friend, unverified, stranger, chatId } = await sharedSetup()
-    await setChatSharing(db(), owner, chatId, { visibility: 'private', emails: [friend.email, unverified.email] })
+    await setChatSharing(db(), owner, chatId, {
+      visibility: 'private',
+      emails: [friend.email, unverified.email],
+    })
     expect((await getChat(db(), friend, chatId)).isOwner).toBe(false)
     await expect(getChat(db(), unverified, chatId)).rejects.toThrow(CHAT_NOT_FOUND)
     await expect(getChat(db(), stranger, chatId)).rejects.toThrow(CHAT_NOT_FOUND)
@@ -101,10 +107,12 @@ describe('who reads a saved chat', () => {
   test('only the owner renames, shares or deletes; a reader is refused, a stranger gets not found', async () => {
     const { owner, friend, stranger, chatId } = await sharedSetup()
     await setChatSharing(db(), owner, chatId, { visibility: 'private', emails: [friend.email] })
-    await expect(renameChat(db(), friend, chatId, 'Mine now')).rejects.toThrow('Only the owner of this chat can change it.')
-    await expect(
-      setChatSharing(db(), friend, chatId, { visibility: 'public', emails: [] }),
-    ).rejects.toThrow('Only the owner of this chat can change it.')
+    await expect(renameChat(db(), friend, chatId, 'Mine now')).rejects.toThrow(
+      'Only the owner of this chat can change it.',
+    )
+    await expect(setChatSharing(db(), friend, chatId, { visibility: 'public', emails: [] })).rejects.toThrow(
+      'Only the owner of this chat can change it.',
+    )
     await expect(deleteChat(db(), stranger, chatId)).rejects.toThrow(CHAT_NOT_FOUND)
     await renameChat(db(), owner, chatId, 'Renamed')
     expect((await getChat(db(), owner, chatId)).chat.title).toBe('Renamed')

@@ -6,16 +6,16 @@ import * as login from '~/routes/auth/login'
 import * as startOAuth from '~/routes/auth/login-provider'
 import * as logout from '~/routes/auth/logout'
 import * as signup from '~/routes/auth/signup'
+import * as chat from '~/routes/chat/page'
 import * as forgotPassword from '~/routes/email/forgot-password'
 import * as requestVerification from '~/routes/email/request-verification'
 import * as resetPassword from '~/routes/email/reset-password'
-import * as savedChat from '~/routes/saved-chats/chat'
-import * as savedChats from '~/routes/saved-chats/index'
 import * as verifyEmail from '~/routes/email/verify-email'
 import * as notFound from '~/routes/not-found'
-import * as chat from '~/routes/chat/page'
 import * as notifications from '~/routes/notifications'
 import * as theme from '~/routes/resources/theme'
+import * as savedChat from '~/routes/saved-chats/chat'
+import * as savedChats from '~/routes/saved-chats/index'
 import * as settings from '~/routes/settings'
 import * as support from '~/routes/support'
 import * as taskActions from '~/routes/tasks/actions'
@@ -314,7 +314,8 @@ export const FORM_ACTIONS: FormActionRoute[] = [
 /** Route files with an action that is not a form door, and where it is tested instead. */
 export const OTHER_ACTIONS: Record<string, string> = {
   'routes/api/rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
-  'routes/api/chat.ts': "the chat's JSON door: tests/integration/chat-api.test.ts sends it every kind of body",
+  'routes/api/chat.ts':
+    "the chat's JSON door: tests/integration/chat-routes.test.ts sends it every kind of body",
 }
 
 /**

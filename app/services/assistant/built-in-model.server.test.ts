@@ -29,7 +29,13 @@ async function fixture() {
   const other = await createUser(db(), { name: 'Grace' })
   const old = new Date(Date.now() - 30 * DAY)
   const mine = [
-    { text: 'Send the invoice to ACME', status: 'Not Started', priority: 'high', updatedAt: old, createdAt: old },
+    {
+      text: 'Send the invoice to ACME',
+      status: 'Not Started',
+      priority: 'high',
+      updatedAt: old,
+      createdAt: old,
+    },
     { text: 'Plan the offsite', status: 'Not Started', priority: 'low', updatedAt: old, createdAt: old },
     { text: 'Review invoice template', status: 'Not Started', priority: 'medium' },
     { text: 'Write the quarterly report', status: 'In Progress', priority: 'high' },
@@ -38,8 +44,17 @@ async function fixture() {
   ] as const
   for (const task of mine) await createTask(db(), { userId: owner.id, ...task })
   // Others' tasks the owner can see (public, shared with them) are still not "my tasks".
-  await createTask(db(), { userId: other.id, text: 'Grace invoice (public)', isPublic: true, status: 'In Progress' })
-  const shared = await createTask(db(), { userId: other.id, text: 'Grace invoice (shared)', status: 'In Progress' })
+  await createTask(db(), {
+    userId: other.id,
+    text: 'Grace invoice (public)',
+    isPublic: true,
+    status: 'In Progress',
+  })
+  const shared = await createTask(db(), {
+    userId: other.id,
+    text: 'Grace invoice (shared)',
+    status: 'In Progress',
+  })
   await shareTask(db(), shared.id, [owner.email])
   return { owner: toSessionUser(owner), other: toSessionUser(other) }
 }
@@ -107,7 +122,9 @@ describe('the built-in assistant answers from the person’s own tasks', () => {
 
   test('summarises the week: only tasks changed in the last 7 days', async () => {
     const { answer } = await ask('Summarise my week')
-    expect(answer).toMatch(/^In the last 7 days you worked on \*\*4 tasks\*\*: 1 completed, 2 in progress, 1 not started\./)
+    expect(answer).toMatch(
+      /^In the last 7 days you worked on \*\*4 tasks\*\*: 1 completed, 2 in progress, 1 not started\./,
+    )
     expect(answer).not.toContain('Plan the offsite')
   })
 
@@ -131,7 +148,9 @@ describe('tools that change data wait for approval', () => {
     const { chatId, messages } = await ask('Create a task called Water the plants')
     const part = messages.at(-1)?.parts.find((entry) => entry.type === 'tool-createTask')
     expect(part).toMatchObject({ state: 'approval-requested', input: { title: 'Water the plants' } })
-    expect(await db().select().from(tasks).where(eq(tasks.userId, people.owner.id))).toHaveLength(before.length)
+    expect(await db().select().from(tasks).where(eq(tasks.userId, people.owner.id))).toHaveLength(
+      before.length,
+    )
 
     const approvalId = (part as { approval: { id: string } }).approval.id
     const streamId = await startAnswer(
@@ -181,6 +200,40 @@ describe('tools that change data wait for approval', () => {
     const [task] = await db().select().from(tasks).where(eq(tasks.text, 'Fix the login bug'))
     expect(task?.status).toBe('Completed')
     const saved = (await getOwnChat(db(), people.owner, chatId)).messages
-    expect(textOf(saved.at(-1) as UIMessage)).toBe(`[Fix the login bug](/task?task=${task?.id}) is now **Completed**.`)
+    expect(textOf(saved.at(-1) as UIMessage)).toBe(
+      `[Fix the login bug](/task?task=${task?.id}) is now **Completed**.`,
+    )
+  })
+})
+
+describe('editing and regenerating', () => {
+  test('editing the last message replaces it and drops the answer that followed', async () => {
+    const { chatId, messages } = await ask('How many tasks do I have?')
+    const [question, oldAnswer] = messages
+    const streamId = await startAnswer(
+      db(),
+      people.owner,
+      { trigger: 'submit-message', chatId, text: 'What is in progress?', messageId: question?.id },
+      model,
+    )
+    await waitForStream(db(), streamId)
+    const saved = (await getOwnChat(db(), people.owner, chatId)).messages
+    expect(saved).toHaveLength(2)
+    expect(saved[0]).toMatchObject({
+      id: question?.id,
+      parts: [{ type: 'text', text: 'What is in progress?' }],
+    })
+    expect(saved[1]?.id).not.toBe(oldAnswer?.id)
+    expect(textOf(saved[1] as UIMessage)).toMatch(/in “In Progress”/)
+  })
+
+  test('regenerating answers the last message again, in place of the old answer', async () => {
+    const { chatId, messages } = await ask('Summarise my week')
+    const streamId = await startAnswer(db(), people.owner, { trigger: 'regenerate-message', chatId }, model)
+    await waitForStream(db(), streamId)
+    const saved = (await getOwnChat(db(), people.owner, chatId)).messages
+    expect(saved.map((message) => message.role)).toEqual(['user', 'assistant'])
+    expect(saved[1]?.id).not.toBe(messages[1]?.id)
+    expect(textOf(saved[1] as UIMessage)).toBe(textOf(messages[1] as UIMessage))
   })
 })

@@ -155,7 +155,7 @@ function streamOf(step: Step, wordDelayMs: number, signal: AbortSignal | undefin
         controller.close()
         return
       }
-      const id = 'answer'
+      const id = `text-${crypto.randomUUID()}`
       controller.enqueue({ type: 'text-start', id })
       for (const word of step.text.match(/\S+\s*|\s+/g) ?? []) {
         if (signal?.aborted) break

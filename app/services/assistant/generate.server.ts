@@ -65,9 +65,11 @@ async function conversationFor(db: Database, user: SessionUser, request: ChatReq
     const saved = isNew ? [] : (await getOwnChat(db, user, request.chatId)).messages
     const edited = request.messageId ? saved.findIndex((message) => message.id === request.messageId) : -1
     const position = edited >= 0 && saved[edited]?.role === 'user' ? edited : saved.length
-    const id = await freeMessageId(db, request.chatId, position === edited ? request.messageId : undefined)
+    const kept = saved.slice(0, position)
+    const isKeptId = kept.some((message) => message.id === request.messageId)
+    const id = await freeMessageId(db, request.chatId, isKeptId ? undefined : request.messageId)
     const message: UIMessage = { id, role: 'user', parts: [{ type: 'text', text: request.text }] }
-    return { messages: [...saved.slice(0, position), message], fromPosition: position }
+    return { messages: [...kept, message], fromPosition: position }
   }
 
   const { messages: saved } = await getOwnChat(db, user, request.chatId)
@@ -95,7 +97,7 @@ async function conversationFor(db: Database, user: SessionUser, request: ChatReq
   }
 }
 
-/** The client's id for a message when it is free, else a new one (ids are unique across chats). */
+/** The client's id for a new message when no other chat holds it, else a new one. */
 async function freeMessageId(db: Database, chatId: string, wanted: string | undefined) {
   if (!wanted) return crypto.randomUUID()
   const [taken] = await db

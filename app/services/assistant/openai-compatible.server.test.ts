@@ -5,12 +5,12 @@ import { tasks } from '~/db/schema'
 import { waitForStream } from '~/services/chat-streams.server'
 import { getOwnChat, textOf } from '~/services/chats.server'
 import { toSessionUser } from '~/services/sessions.server'
-import { createTask, createUser } from '../../../tests/helpers/factories'
 import {
   type OpenAICompatibleFixture,
   type Reply,
   startOpenAICompatibleServer,
 } from '../../../tests/fixtures/openai-compatible'
+import { createTask, createUser } from '../../../tests/helpers/factories'
 import { startAnswer } from './generate.server'
 import { chatModel } from './model.server'
 
@@ -31,12 +31,20 @@ afterAll(() => server.close())
 
 const db = () => database()
 const model = () =>
-  chatModel({ AI_BASE_URL: server.baseURL, AI_API_KEY: 'sk-test', AI_MODEL: 'stand-in-1', AI_ASSISTANT_WORD_DELAY_MS: 0 })
+  chatModel({
+    AI_BASE_URL: server.baseURL,
+    AI_API_KEY: 'sk-test',
+    AI_MODEL: 'stand-in-1',
+    AI_ASSISTANT_WORD_DELAY_MS: 0,
+  })
 
 let chatNumber = 0
 async function ask(user: ReturnType<typeof toSessionUser>, text: string) {
   const chatId = `remote-${++chatNumber}`
-  await waitForStream(db(), await startAnswer(db(), user, { trigger: 'submit-message', chatId, text }, model()))
+  await waitForStream(
+    db(),
+    await startAnswer(db(), user, { trigger: 'submit-message', chatId, text }, model()),
+  )
   return { chatId, messages: (await getOwnChat(db(), user, chatId)).messages }
 }
 

@@ -20,7 +20,11 @@ async function twoPeople() {
   const other = await createUser(db())
   const mine = await createTask(db(), { userId: me.id, text: 'My own invoice' })
   const theirs = await createTask(db(), { userId: other.id, text: 'Their private invoice' })
-  const theirPublic = await createTask(db(), { userId: other.id, text: 'Their public invoice', isPublic: true })
+  const theirPublic = await createTask(db(), {
+    userId: other.id,
+    text: 'Their public invoice',
+    isPublic: true,
+  })
   return { me: toSessionUser(me), other: toSessionUser(other), mine, theirs, theirPublic }
 }
 
@@ -29,7 +33,10 @@ describe('the tools reach only the person’s own tasks', () => {
     const { me, theirPublic } = await twoPeople()
     await shareTask(db(), theirPublic.id, [me.email])
     const tools = chatTools(db(), me)
-    expect(await run(tools.listMyTasks.execute, {})).toMatchObject({ total: 1, tasks: [{ title: 'My own invoice' }] })
+    expect(await run(tools.listMyTasks.execute, {})).toMatchObject({
+      total: 1,
+      tasks: [{ title: 'My own invoice' }],
+    })
     expect(await run(tools.searchMyTasks.execute, { query: 'invoice' })).toMatchObject({
       total: 1,
       tasks: [{ title: 'My own invoice' }],
@@ -39,7 +46,10 @@ describe('the tools reach only the person’s own tasks', () => {
 
   test("changing the status of someone else's private task answers 'Task not found' and changes nothing", async () => {
     const { me, theirs } = await twoPeople()
-    const answer = await run(chatTools(db(), me).setTaskStatus.execute, { taskId: theirs.id, status: 'Completed' })
+    const answer = await run(chatTools(db(), me).setTaskStatus.execute, {
+      taskId: theirs.id,
+      status: 'Completed',
+    })
     expect(answer).toEqual({ error: 'Task not found' })
     const [row] = await db().select().from(tasks).where(eq(tasks.id, theirs.id))
     expect(row?.status).toBe('Not Started')
@@ -56,7 +66,9 @@ describe('the tools reach only the person’s own tasks', () => {
 
   test('a created task belongs to the session’s person', async () => {
     const { me } = await twoPeople()
-    const created = (await run(chatTools(db(), me).createTask.execute, { title: 'From the chat' })) as { id: string }
+    const created = (await run(chatTools(db(), me).createTask.execute, { title: 'From the chat' })) as {
+      id: string
+    }
     const [row] = await db().select().from(tasks).where(eq(tasks.id, created.id))
     expect(row).toMatchObject({ userId: me.id, text: 'From the chat', isPublic: false })
   })
