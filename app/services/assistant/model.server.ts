@@ -8,9 +8,9 @@ import { builtInModel } from './built-in-model.server'
  * built-in assistant. Both are LanguageModelV3, so everything after this line is the same.
  */
 export function chatModel(
-  config: Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL'> = env(),
+  config: Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_ASSISTANT_WORD_DELAY_MS'> = env(),
 ): LanguageModelV3 {
-  if (!config.AI_BASE_URL) return builtInModel()
+  if (!config.AI_BASE_URL) return builtInModel({ wordDelayMs: config.AI_ASSISTANT_WORD_DELAY_MS })
   const provider = createOpenAICompatible({
     name: 'openai-compatible',
     baseURL: config.AI_BASE_URL,
