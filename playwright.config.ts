@@ -108,6 +108,9 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       // The pricing page's checkout buttons (tests/e2e/marketing-pricing.e2e.ts).
       ...CHECKOUT_ENV,
+      // The chat answers with the built-in assistant, typing slowly enough that a journey can
+      // stop it or reload in the middle of an answer (tests/e2e/chat.e2e.ts).
+      AI_ASSISTANT_WORD_DELAY_MS: '40',
     },
   },
 })

@@ -1,7 +1,7 @@
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
-import { useFetcher } from 'react-router'
+import { useFetcher, useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { ActionForm } from '~/components/action-form'
 import { ChatMessages, type ToolPart } from '~/components/chat/messages'
@@ -59,6 +59,7 @@ export function Conversation({
 }: ConversationProps) {
   const csrfToken = useCsrfToken()
   const stopper = useFetcher()
+  const navigate = useNavigate()
   const [draft, setDraft] = useState('')
   const [editingId, setEditingId] = useState<string | null>(null)
   const [isHydrated, setIsHydrated] = useState(false)
@@ -83,6 +84,9 @@ export function Conversation({
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     onError: (failure) => toast.error(messageOf(failure)),
+    // The sidebar and title come from the loader: load them again, at the chat's own address
+    // (the first message gave it one without a navigation, so a reload finds the chat).
+    onFinish: () => navigate(`/chat/${chatId}`, { replace: true, preventScrollReset: true }),
   })
   const isBusy = chat.status === 'submitted' || chat.status === 'streaming'
   const lastMessage = chat.messages.at(-1)
