@@ -26,26 +26,47 @@ export function toolNameOf(part: ToolPart) {
   return 'toolName' in part ? String(part.toolName) : part.type.replace(/^tool-/, '')
 }
 
+/** The title of a task an earlier tool of the same answer listed, for the approval box. */
+function titleOf(message: UIMessage, taskId: string | undefined) {
+  for (const part of message.parts) {
+    const listed =
+      'output' in part ? (part.output as { tasks?: { id: string; title: string }[] } | undefined) : undefined
+    const task = listed?.tasks?.find((entry) => entry.id === taskId)
+    if (task) return task.title
+  }
+  return null
+}
+
 /** What a tool that changes data will do, in words, for the approval box. */
-export function describeToolCall(part: ToolPart) {
+export function describeToolCall(part: ToolPart, message: UIMessage) {
   const input = (part.input ?? {}) as Record<string, string | undefined>
   switch (toolNameOf(part)) {
     case 'createTask':
       return `Create the task “${input.title ?? ''}”${input.priority ? ` (${input.priority} priority)` : ''}.`
-    case 'setTaskStatus':
-      return `Set the status of task ${input.taskId ?? ''} to “${input.status ?? ''}”.`
+    case 'setTaskStatus': {
+      const title = titleOf(message, input.taskId)
+      return `Set the status of ${title ? `“${title}”` : `task ${input.taskId ?? ''}`} to “${input.status ?? ''}”.`
+    }
     default:
       return `Run ${toolNameOf(part)}.`
   }
 }
 
-function ToolLine({ part, approval }: { part: ToolPart; approval?: (part: ToolPart) => ReactNode }) {
+function ToolLine({
+  part,
+  message,
+  approval,
+}: {
+  part: ToolPart
+  message: UIMessage
+  approval?: (part: ToolPart) => ReactNode
+}) {
   const name = toolNameOf(part)
   if (part.state === 'approval-requested') {
     return (
       <fieldset className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm">
         <legend className="px-1 font-medium">Approval needed</legend>
-        <p>{describeToolCall(part)}</p>
+        <p>{describeToolCall(part, message)}</p>
         {approval ? <div className="mt-2 flex gap-2">{approval(part)}</div> : null}
       </fieldset>
     )
@@ -102,7 +123,8 @@ export function ChatMessage({
               <Markdown key={key} text={part.text} />
             )
           }
-          if ('toolCallId' in part) return <ToolLine key={key} part={part} approval={approval} />
+          if ('toolCallId' in part)
+            return <ToolLine key={key} part={part} message={message} approval={approval} />
           return null
         })}
       </div>

@@ -8,7 +8,7 @@ import { startAnswer } from '~/services/assistant/generate.server'
 import { chatModel, isModelConnected } from '~/services/assistant/model.server'
 import { ChatIdSchema, ChatMessageTextSchema } from '~/services/chat-schemas'
 import { requestStop, runningStream, waitForStream } from '~/services/chat-streams.server'
-import { getOwnChat, listSavedChats } from '~/services/chats.server'
+import { type ChatSummary, getOwnChat, listSavedChats } from '~/services/chats.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
 import { z } from '~/utils/zod'
@@ -94,39 +94,14 @@ export default function ChatPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 md:flex-row">
       <nav aria-label="Saved chats" className="md:w-64 md:shrink-0">
-        <details className="group md:open" open>
-          <summary className="cursor-pointer text-sm font-medium md:hidden">
-            Your chats ({chats.length})
-          </summary>
-          <div className="mt-2 flex flex-col gap-2 md:mt-0">
-            <Link to="/chat" className={buttonClasses('outline')}>
-              New chat
-            </Link>
-            {chats.length === 0 ? (
-              <p className="text-sm text-muted-foreground">Your chats will be listed here.</p>
-            ) : (
-              <ul className="flex flex-col gap-1">
-                {chats.map((item) => (
-                  <li key={item.id}>
-                    <Link
-                      to={`/chat/${item.id}`}
-                      aria-current={item.id === chat?.id ? 'page' : undefined}
-                      className={cn(
-                        'block truncate rounded-md px-2 py-1.5 text-sm hover:bg-muted',
-                        item.id === chat?.id && 'bg-muted font-medium',
-                      )}
-                    >
-                      {item.title}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <Link to="/saved-chats" className="text-sm text-primary underline underline-offset-4">
-              Manage saved chats
-            </Link>
-          </div>
+        {/* On a phone the list folds away above the chat; on wider screens it is a sidebar. */}
+        <details className="md:hidden">
+          <summary className="cursor-pointer text-sm font-medium">Your chats ({chats.length})</summary>
+          <ChatList chats={chats} currentId={chat?.id} />
         </details>
+        <div className="hidden md:block">
+          <ChatList chats={chats} currentId={chat?.id} />
+        </div>
       </nav>
       <Conversation
         key={loaderData.newChatId}
@@ -138,6 +113,39 @@ export default function ChatPage({ loaderData, actionData }: Route.ComponentProp
         error={actionData && 'error' in actionData ? actionData.error : null}
       />
     </main>
+  )
+}
+
+function ChatList({ chats, currentId }: { chats: ChatSummary[]; currentId: string | undefined }) {
+  return (
+    <div className="mt-2 flex flex-col gap-2 md:mt-0">
+      <Link to="/chat" className={buttonClasses('outline')}>
+        New chat
+      </Link>
+      {chats.length === 0 ? (
+        <p className="text-sm text-muted-foreground">Your chats will be listed here.</p>
+      ) : (
+        <ul className="flex flex-col gap-1">
+          {chats.map((item) => (
+            <li key={item.id}>
+              <Link
+                to={`/chat/${item.id}`}
+                aria-current={item.id === currentId ? 'page' : undefined}
+                className={cn(
+                  'block truncate rounded-md px-2 py-1.5 text-sm hover:bg-muted',
+                  item.id === currentId && 'bg-muted font-medium',
+                )}
+              >
+                {item.title}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link to="/saved-chats" className="text-sm text-primary underline underline-offset-4">
+        Manage saved chats
+      </Link>
+    </div>
   )
 }
 

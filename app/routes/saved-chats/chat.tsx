@@ -5,7 +5,7 @@ import { ChatMessages } from '~/components/chat/messages'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
 import { database } from '~/db/client.server'
@@ -15,6 +15,7 @@ import { CHAT_NOT_FOUND, getChat, setChatSharing } from '~/services/chats.server
 import { isDomainError } from '~/services/errors'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
+import { useIsPending } from '~/utils/pending'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/chat'
 
@@ -70,6 +71,7 @@ export default function SavedChat({
   loaderData: { chat, isOwner, messages },
   actionData,
 }: Route.ComponentProps) {
+  const isSaving = useIsPending({ intent: 'share' })
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-center gap-3">
@@ -116,7 +118,9 @@ export default function SavedChat({
               <Textarea id="share-emails" name="emails" rows={2} defaultValue={chat.sharedWith.join('\n')} />
             </div>
             <div className="flex gap-2">
-              <Button type="submit">Save sharing</Button>
+              <StatusButton isPending={isSaving} pendingText="Saving…">
+                Save sharing
+              </StatusButton>
               <Link to={`/chat/${chat.id}`} className={buttonClasses('outline')}>
                 Continue this chat
               </Link>

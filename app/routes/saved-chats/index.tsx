@@ -5,14 +5,15 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { RelativeTime } from '~/components/relative-time'
 import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
-import { Button, buttonClasses } from '~/components/ui/button'
+import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { database } from '~/db/client.server'
 import { handleIntent } from '~/routes/refusals.server'
 import { ChatIdSchema, ChatTitleSchema } from '~/services/chat-schemas'
-import { deleteChat, listSavedChats, renameChat } from '~/services/chats.server'
+import { type ChatSummary, deleteChat, listSavedChats, renameChat } from '~/services/chats.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
+import { useIsPending } from '~/utils/pending'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
 
@@ -73,52 +74,62 @@ export default function SavedChats({ loaderData: { chats }, actionData }: Route.
       ) : (
         <ul className="mt-6 flex flex-col gap-3">
           {chats.map((chat) => (
-            <li key={chat.id} className="flex flex-col gap-3 rounded-lg border bg-card p-4">
-              <div className="flex flex-wrap items-center gap-2">
-                <Link
-                  to={`/chat/${chat.id}`}
-                  className="font-medium text-primary underline-offset-4 hover:underline"
-                >
-                  {chat.title}
-                </Link>
-                <Badge>{chat.visibility === 'public' ? 'Public' : 'Private'}</Badge>
-                <span className="text-xs text-muted-foreground">
-                  <RelativeTime iso={chat.updatedAt} />
-                </span>
-              </div>
-              <div className="flex flex-wrap items-end gap-2">
-                <ActionForm intent="rename" className="flex items-end gap-2">
-                  <input type="hidden" name="chatId" value={chat.id} />
-                  <label className="sr-only" htmlFor={`title-${chat.id}`}>
-                    Title of {chat.title}
-                  </label>
-                  <Input
-                    id={`title-${chat.id}`}
-                    name="title"
-                    defaultValue={chat.title}
-                    maxLength={100}
-                    required
-                    className="w-56"
-                  />
-                  <Button type="submit" variant="outline" size="sm">
-                    Rename
-                  </Button>
-                </ActionForm>
-                <Link to={`/saved-chats/${chat.id}`} className={buttonClasses('outline', 'sm')}>
-                  Share
-                </Link>
-                <ActionForm intent="delete">
-                  <input type="hidden" name="chatId" value={chat.id} />
-                  <Button type="submit" variant="ghost" size="sm" aria-label={`Delete ${chat.title}`}>
-                    Delete
-                  </Button>
-                </ActionForm>
-              </div>
-            </li>
+            <SavedChatRow key={chat.id} chat={chat} />
           ))}
         </ul>
       )}
     </main>
+  )
+}
+
+function SavedChatRow({ chat }: { chat: ChatSummary }) {
+  const isRenaming = useIsPending({ intent: 'rename', fields: { chatId: chat.id } })
+  const isDeleting = useIsPending({ intent: 'delete', fields: { chatId: chat.id } })
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border bg-card p-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <Link to={`/chat/${chat.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+          {chat.title}
+        </Link>
+        <Badge>{chat.visibility === 'public' ? 'Public' : 'Private'}</Badge>
+        <span className="text-xs text-muted-foreground">
+          <RelativeTime iso={chat.updatedAt} />
+        </span>
+      </div>
+      <div className="flex flex-wrap items-end gap-2">
+        <ActionForm intent="rename" className="flex items-end gap-2">
+          <input type="hidden" name="chatId" value={chat.id} />
+          <label className="sr-only" htmlFor={`title-${chat.id}`}>
+            Title of {chat.title}
+          </label>
+          <Input
+            id={`title-${chat.id}`}
+            name="title"
+            defaultValue={chat.title}
+            maxLength={100}
+            required
+            className="w-56"
+          />
+          <StatusButton isPending={isRenaming} variant="outline" size="sm">
+            Rename
+          </StatusButton>
+        </ActionForm>
+        <Link to={`/saved-chats/${chat.id}`} className={buttonClasses('outline', 'sm')}>
+          Share
+        </Link>
+        <ActionForm
+          intent="delete"
+          onSubmit={(event) => {
+            if (!window.confirm(`Delete “${chat.title}”? This cannot be undone.`)) event.preventDefault()
+          }}
+        >
+          <input type="hidden" name="chatId" value={chat.id} />
+          <StatusButton isPending={isDeleting} variant="ghost" size="sm" aria-label={`Delete ${chat.title}`}>
+            Delete
+          </StatusButton>
+        </ActionForm>
+      </div>
+    </li>
   )
 }
 
