@@ -1,6 +1,8 @@
 import type { UIMessage, UIMessageChunk } from 'ai'
+import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { chatMessages, chatStreams } from '~/db/schema'
 import { builtInModel } from '~/services/assistant/built-in-model.server'
 import { startAnswer } from '~/services/assistant/generate.server'
 import {
@@ -12,7 +14,7 @@ import {
   tailStream,
   waitForStream,
 } from '~/services/chat-streams.server'
-import { createChat, getChat, textOf } from '~/services/chats.server'
+import { createChat, deleteChat, getChat, textOf } from '~/services/chats.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { createUser } from '../../tests/helpers/factories'
 
@@ -111,5 +113,35 @@ describe('stop', () => {
     expect(partial).not.toContain('See [the AI docs](/docs/ai).')
     expect(await runningStream(db(), chatId)).toBeNull()
     expect(await requestStop(db(), chatId)).toBe(false)
+  })
+})
+
+describe('when things go away', () => {
+  test('deleting a chat while its answer is written stops the answer and keeps nothing', async () => {
+    const { owner, chatId } = await newChat()
+    const streamId = await startAnswer(
+      db(),
+      owner,
+      { trigger: 'submit-message', chatId, text: 'Hello' },
+      builtInModel({ wordDelayMs: 30 }),
+    )
+    await sleep(200)
+    await deleteChat(db(), owner, chatId)
+    await waitForStream(db(), streamId)
+    await sleep(FLUSH_MS * 3)
+    expect(await db().select().from(chatMessages).where(eq(chatMessages.chatId, chatId))).toEqual([])
+  })
+
+  test('a stream whose instance went away no longer counts as running, and its readers end', async () => {
+    const { chatId } = await newChat()
+    const streamId = await openStream(db(), chatId)
+    await db()
+      .update(chatStreams)
+      .set({ updatedAt: new Date(Date.now() - 60_000) })
+      .where(eq(chatStreams.id, streamId))
+    expect(await runningStream(db(), chatId)).toBeNull()
+    expect(await readAll(tailStream(db(), streamId, 10))).toEqual([])
+    // A new answer may start: the abandoned one is marked failed.
+    expect(await openStream(db(), chatId)).not.toBe(streamId)
   })
 })

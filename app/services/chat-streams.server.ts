@@ -52,12 +52,18 @@ export async function openStream(db: Database, chatId: string): Promise<string> 
   return streamId
 }
 
-/** The stream now running in a chat, if any. */
+/** The stream now running in a chat, if any (one whose instance went away does not count). */
 export async function runningStream(db: Database, chatId: string): Promise<string | null> {
   const [row] = await db
     .select({ id: chatStreams.id })
     .from(chatStreams)
-    .where(and(eq(chatStreams.chatId, chatId), eq(chatStreams.status, 'running')))
+    .where(
+      and(
+        eq(chatStreams.chatId, chatId),
+        eq(chatStreams.status, 'running'),
+        gt(chatStreams.updatedAt, new Date(Date.now() - ABANDONED_AFTER_MS)),
+      ),
+    )
     .limit(1)
   return row?.id ?? null
 }
@@ -109,15 +115,14 @@ export class ChunkWriter {
       seq: ++this.#seq,
       chunk: JSON.stringify(chunk),
     }))
-    const [state] = await this.db.batch([
-      this.db
-        .update(chatStreams)
-        .set({ updatedAt: new Date() })
-        .where(eq(chatStreams.id, this.streamId))
-        .returning({ stopRequestedAt: chatStreams.stopRequestedAt }),
-      ...(rows.length > 0 ? [this.db.insert(chatStreamChunks).values(rows)] : []),
-    ] as const)
-    if (state[0]?.stopRequestedAt) this.onStop()
+    const [state] = await this.db
+      .update(chatStreams)
+      .set({ updatedAt: new Date() })
+      .where(eq(chatStreams.id, this.streamId))
+      .returning({ stopRequestedAt: chatStreams.stopRequestedAt })
+    // No row: the chat was deleted meanwhile, which stops its answer too.
+    if (!state || state.stopRequestedAt) this.onStop()
+    if (state && rows.length > 0) await this.db.insert(chatStreamChunks).values(rows)
   }
 
   /** Writes the rest and marks the stream finished: tails end once they have read it all. */
@@ -140,7 +145,7 @@ export function tailStream(db: Database, streamId: string, pollMs = POLL_MS): Re
     async pull(controller) {
       while (!isCancelled) {
         const [state] = await db
-          .select({ status: chatStreams.status })
+          .select({ status: chatStreams.status, updatedAt: chatStreams.updatedAt })
           .from(chatStreams)
           .where(eq(chatStreams.id, streamId))
         const rows = await db
@@ -155,7 +160,8 @@ export function tailStream(db: Database, streamId: string, pollMs = POLL_MS): Re
           return
         }
         // The status was read before the chunks: a finished stream had written them all by then.
-        if (state?.status !== 'running') {
+        const isAbandoned = (state?.updatedAt.getTime() ?? 0) < Date.now() - ABANDONED_AFTER_MS
+        if (state?.status !== 'running' || isAbandoned) {
           controller.close()
           return
         }

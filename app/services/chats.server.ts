@@ -163,6 +163,9 @@ export async function createChat(db: Database, actor: Actor, chatId: string, fir
  */
 export async function saveMessages(db: Database, chatId: string, messages: UIMessage[], fromPosition = 0) {
   await db.transaction(async (tx) => {
+    // A chat deleted while its answer was written keeps nothing of it.
+    const [chat] = await tx.select({ id: chats.id }).from(chats).where(eq(chats.id, chatId))
+    if (!chat) return
     await tx
       .delete(chatMessages)
       .where(and(eq(chatMessages.chatId, chatId), gte(chatMessages.position, fromPosition)))
