@@ -15,6 +15,7 @@ import {
   waitForStream,
 } from '~/services/chat-streams.server'
 import { createChat, deleteChat, getChat, textOf } from '~/services/chats.server'
+import type { SessionUser } from '~/services/session-user'
 import { toSessionUser } from '~/services/sessions.server'
 import { createUser } from '../../tests/helpers/factories'
 
@@ -32,6 +33,16 @@ async function readAll(stream: ReadableStream<UIMessageChunk>) {
   const chunks: UIMessageChunk[] = []
   for await (const chunk of stream) chunks.push(chunk)
   return chunks
+}
+
+/** An answer typed slowly enough to be stopped (or its chat deleted) in the middle. */
+function startSlowAnswer(owner: SessionUser, chatId: string) {
+  return startAnswer(
+    db(),
+    owner,
+    { trigger: 'submit-message', chatId, text: 'Hello' },
+    builtInModel({ wordDelayMs: 30 }),
+  )
 }
 
 async function newChat() {
@@ -97,12 +108,7 @@ describe('resume replays every chunk in order, then tails', () => {
 describe('stop', () => {
   test('a Stop through the database aborts the generation and keeps the partial answer', async () => {
     const { owner, chatId } = await newChat()
-    const streamId = await startAnswer(
-      db(),
-      owner,
-      { trigger: 'submit-message', chatId, text: 'Hello' },
-      builtInModel({ wordDelayMs: 30 }),
-    )
+    const streamId = await startSlowAnswer(owner, chatId)
     await sleep(300)
     expect(await requestStop(db(), chatId)).toBe(true)
     const chunks = await readAll(tailStream(db(), streamId, 10))
@@ -119,12 +125,7 @@ describe('stop', () => {
 describe('when things go away', () => {
   test('deleting a chat while its answer is written stops the answer and keeps nothing', async () => {
     const { owner, chatId } = await newChat()
-    const streamId = await startAnswer(
-      db(),
-      owner,
-      { trigger: 'submit-message', chatId, text: 'Hello' },
-      builtInModel({ wordDelayMs: 30 }),
-    )
+    const streamId = await startSlowAnswer(owner, chatId)
     await sleep(200)
     await deleteChat(db(), owner, chatId)
     await waitForStream(db(), streamId)

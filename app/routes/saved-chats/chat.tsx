@@ -67,6 +67,11 @@ export async function action({ request, context, params, url }: Route.ActionArgs
   )
 }
 
+const VISIBILITY_CHOICES = [
+  ['private', 'Private: only you, and the addresses below'],
+  ['public', 'Public: anyone with the link can read it'],
+] as const
+
 export default function SavedChat({
   loaderData: { chat, isOwner, messages },
   actionData,
@@ -92,24 +97,17 @@ export default function SavedChat({
           <ActionForm intent="share" className="mt-3 flex flex-col gap-3">
             <fieldset className="flex flex-col gap-1 text-sm">
               <legend className="sr-only">Visibility</legend>
-              <label className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="visibility"
-                  value="private"
-                  defaultChecked={chat.visibility === 'private'}
-                />
-                Private: only you, and the addresses below
-              </label>
-              <label className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="visibility"
-                  value="public"
-                  defaultChecked={chat.visibility === 'public'}
-                />
-                Public: anyone with the link can read it
-              </label>
+              {VISIBILITY_CHOICES.map(([visibility, label]) => (
+                <label key={visibility} className="flex items-center gap-2">
+                  <input
+                    type="radio"
+                    name="visibility"
+                    value={visibility}
+                    defaultChecked={chat.visibility === visibility}
+                  />
+                  {label}
+                </label>
+              ))}
             </fieldset>
             <div className="flex flex-col gap-1">
               <Label htmlFor="share-emails">

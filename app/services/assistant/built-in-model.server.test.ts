@@ -142,27 +142,32 @@ describe('the built-in assistant answers from the person’s own tasks', () => {
   })
 })
 
+/** Answers the approval a tool of the chat's last answer asks for; the chat as saved after. */
+async function decide(chatId: string, messages: UIMessage[], toolType: string, approved: boolean) {
+  const part = messages.at(-1)?.parts.find((entry) => entry.type === toolType)
+  const approvalId = (part as { approval: { id: string } }).approval.id
+  const streamId = await startAnswer(
+    db(),
+    people.owner,
+    { trigger: 'approve-tools', chatId, approvals: [{ id: approvalId, approved }] },
+    model,
+  )
+  await waitForStream(db(), streamId)
+  return (await getOwnChat(db(), people.owner, chatId)).messages
+}
+
+const taskNamed = async (text: string) => (await db().select().from(tasks).where(eq(tasks.text, text)))[0]
+
 describe('tools that change data wait for approval', () => {
   test('a task is created only once the person approves', async () => {
-    const before = await db().select().from(tasks).where(eq(tasks.userId, people.owner.id))
     const { chatId, messages } = await ask('Create a task called Water the plants')
     const part = messages.at(-1)?.parts.find((entry) => entry.type === 'tool-createTask')
     expect(part).toMatchObject({ state: 'approval-requested', input: { title: 'Water the plants' } })
-    expect(await db().select().from(tasks).where(eq(tasks.userId, people.owner.id))).toHaveLength(
-      before.length,
-    )
+    expect(await taskNamed('Water the plants')).toBeUndefined()
 
-    const approvalId = (part as { approval: { id: string } }).approval.id
-    const streamId = await startAnswer(
-      db(),
-      people.owner,
-      { trigger: 'approve-tools', chatId, approvals: [{ id: approvalId, approved: true }] },
-      model,
-    )
-    await waitForStream(db(), streamId)
-    const [created] = await db().select().from(tasks).where(eq(tasks.text, 'Water the plants'))
+    const saved = await decide(chatId, messages, 'tool-createTask', true)
+    const created = await taskNamed('Water the plants')
     expect(created).toMatchObject({ userId: people.owner.id, status: 'Not Started' })
-    const saved = (await getOwnChat(db(), people.owner, chatId)).messages
     expect(textOf(saved.at(-1) as UIMessage)).toBe(
       `Created [Water the plants](/task?task=${created?.id}) — Not Started, medium priority.`,
     )
@@ -172,34 +177,16 @@ describe('tools that change data wait for approval', () => {
     const { chatId, messages } = await ask('Mark Book flights as in progress')
     const part = messages.at(-1)?.parts.find((entry) => entry.type === 'tool-setTaskStatus')
     expect(part).toMatchObject({ state: 'approval-requested', input: { status: 'In Progress' } })
-    const approvalId = (part as { approval: { id: string } }).approval.id
-    const streamId = await startAnswer(
-      db(),
-      people.owner,
-      { trigger: 'approve-tools', chatId, approvals: [{ id: approvalId, approved: false }] },
-      model,
-    )
-    await waitForStream(db(), streamId)
-    const [task] = await db().select().from(tasks).where(eq(tasks.text, 'Book flights'))
-    expect(task?.status).toBe('Completed')
-    const saved = (await getOwnChat(db(), people.owner, chatId)).messages
+    const saved = await decide(chatId, messages, 'tool-setTaskStatus', false)
+    expect((await taskNamed('Book flights'))?.status).toBe('Completed')
     expect(textOf(saved.at(-1) as UIMessage)).toBe('Alright, I left the task as it was.')
   })
 
   test('an approved status change by name finds the task, then changes it', async () => {
     const { chatId, messages } = await ask('Mark Fix the login bug as done')
-    const part = messages.at(-1)?.parts.find((entry) => entry.type === 'tool-setTaskStatus')
-    const approvalId = (part as { approval: { id: string } }).approval.id
-    const streamId = await startAnswer(
-      db(),
-      people.owner,
-      { trigger: 'approve-tools', chatId, approvals: [{ id: approvalId, approved: true }] },
-      model,
-    )
-    await waitForStream(db(), streamId)
-    const [task] = await db().select().from(tasks).where(eq(tasks.text, 'Fix the login bug'))
+    const saved = await decide(chatId, messages, 'tool-setTaskStatus', true)
+    const task = await taskNamed('Fix the login bug')
     expect(task?.status).toBe('Completed')
-    const saved = (await getOwnChat(db(), people.owner, chatId)).messages
     expect(textOf(saved.at(-1) as UIMessage)).toBe(
       `[Fix the login bug](/task?task=${task?.id}) is now **Completed**.`,
     )
