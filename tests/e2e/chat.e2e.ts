@@ -44,7 +44,10 @@ test.describe('with JavaScript', () => {
     await expect(answers(page).first()).toContainText(HELP_END, { timeout: 15_000 })
     // Saved as it happened: the chat is in the sidebar, titled from the first message.
     await expect(
-      page.getByRole('navigation', { name: 'Saved chats' }).getByRole('link', { name: 'Hello there' }),
+      page
+        .getByRole('navigation', { name: 'Saved chats' })
+        .getByRole('link', { name: 'Hello there' })
+        .filter({ visible: true }),
     ).toBeVisible()
   })
 
