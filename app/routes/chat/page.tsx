@@ -89,6 +89,14 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   )
 }
 
+/**
+ * A Stop sent while an answer streams changes nothing the page shows (the stream itself ends), and
+ * loading the page again before the new chat has its address would start a new chat.
+ */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: Route.ShouldRevalidateFunctionArgs) {
+  return formData?.get('intent') === 'stop' ? false : defaultShouldRevalidate
+}
+
 export default function ChatPage({ loaderData, actionData }: Route.ComponentProps) {
   const { chats, chat } = loaderData
   return (
