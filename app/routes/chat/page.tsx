@@ -1,4 +1,4 @@
-import { data, Link, redirect } from 'react-router'
+import { data, Link, redirect, type ShouldRevalidateFunction } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { buttonClasses } from '~/components/ui/button'
@@ -93,7 +93,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
  * A Stop sent while an answer streams changes nothing the page shows (the stream itself ends), and
  * loading the page again before the new chat has its address would start a new chat.
  */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: Route.ShouldRevalidateFunctionArgs) {
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
   return formData?.get('intent') === 'stop' ? false : defaultShouldRevalidate
 }
 
