@@ -122,6 +122,8 @@ export async function startAnswer(
   if (request.trigger !== 'approve-tools') await consumeChatMessage(db, user)
   const tools = chatTools(db, user)
   const { messages, fromPosition } = await conversationFor(db, user, request)
+  // The saved parts are checked against the tools' schemas before any model sees them. (The
+  // cast: validateUIMessages types its tools loosely, as `Tool<unknown, unknown>`.)
   const validated = await validateUIMessages<UIMessage>({
     messages,
     tools: tools as Record<string, Tool<unknown, unknown>>,
