@@ -89,6 +89,9 @@ export default function SavedChat({
           <h2 id="sharing" className="font-medium">
             Who can read this chat
           </h2>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Readers see all of it, including the tasks the assistant listed.
+          </p>
           {actionData?.error ? (
             <Alert tone="error" className="mt-3">
               {actionData.error}
