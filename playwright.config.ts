@@ -109,6 +109,9 @@ export default defineConfig({
       ...CHECKOUT_ENV,
       // Solo is sold through the local Stripe stand-in (tests/e2e/payments.e2e.ts).
       ...stripeStandInEnv(`http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`, STRIPE_OPTIONS),
+      // The chat answers with the built-in assistant, typing slowly enough that a journey can
+      // stop it or reload in the middle of an answer (tests/e2e/chat.e2e.ts).
+      AI_ASSISTANT_WORD_DELAY_MS: '40',
     },
   },
 })

@@ -72,6 +72,16 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default('https://plausible.io/js/script.js'),
 
+  /**
+   * Any OpenAI-compatible chat endpoint (OpenAI, Ollama, llama.cpp server, vLLM, LM Studio), e.g.
+   * http://127.0.0.1:11434/v1; without it the chat answers with the built-in assistant.
+   */
+  AI_BASE_URL: optionalUrl,
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** How fast the built-in assistant types: milliseconds between the words of its answers. */
+  AI_ASSISTANT_WORD_DELAY_MS: z.coerce.number().int().min(0).max(1000).default(15),
+
   CHECKOUT_SUCCESS_URL: optionalUrl,
   CHECKOUT_URL: optionalUrl,
   CHECKOUT_URL_YEARLY: optionalUrl,

@@ -52,6 +52,11 @@ export default [
   route('task/actions', 'routes/tasks/actions.tsx'),
   route('task/comments', 'routes/tasks/comments.tsx'),
   route('notifications', 'routes/notifications.tsx'),
+  route('chat/:chatId?', 'routes/chat/page.tsx'),
+  route('saved-chats', 'routes/saved-chats/index.tsx'),
+
+  // Saved chats: one is readable by whoever its owner lets read it (404 for everyone else)
+  route('saved-chats/:chatId', 'routes/saved-chats/chat.tsx'),
 
   // E-mail flows: the links in verification and reset e-mails land here; /dev/mailbox shows the
   // outbox outside production
@@ -70,6 +75,8 @@ export default [
   route('api/csrf', 'routes/api/csrf.ts'),
   route('api/auth/*', 'routes/api/auth.ts'),
   route('api/stripe/webhook', 'routes/api/stripe-webhook.ts'),
+  route('api/chat', 'routes/api/chat.ts'),
+  route('api/chat/:chatId/stream', 'routes/api/chat-stream.ts'),
   route('resources/theme', 'routes/resources/theme.ts'),
 
   // Everything else: a real 404 with the not-found screen

@@ -13,9 +13,11 @@ export const REACTION_TYPES = ['thumbsup', 'heart', 'check', 'fire'] as const
 export const VERIFICATION_PURPOSES = ['verify-email', 'reset-password'] as const
 export const CHAT_VISIBILITIES = ['private', 'public'] as const
 export const CHAT_ROLES = ['user', 'assistant', 'system'] as const
+export const CHAT_STREAM_STATUSES = ['running', 'done', 'stopped', 'failed'] as const
 
 export type PlanId = (typeof PLANS)[number]
 export type PlanKind = (typeof PLAN_KINDS)[number]
 export type Priority = (typeof PRIORITIES)[number]
 export type Status = (typeof STATUSES)[number]
 export type ReactionType = (typeof REACTION_TYPES)[number]
+export type ChatVisibility = (typeof CHAT_VISIBILITIES)[number]

@@ -8,10 +8,17 @@ export type CommentEventType =
   | 'comment-deleted'
   | 'reaction-changed'
   | 'mention'
+export type ChatEventType =
+  | 'chat-created'
+  | 'chat-renamed'
+  | 'chat-deleted'
+  | 'chat-sharing-changed'
+  | 'chat-message-added'
 
 export type AppEvent =
   | { topic: 'tasks'; type: TaskEventType; taskId: string; payload: Record<string, unknown> }
   | { topic: 'comments'; type: CommentEventType; taskId: string; payload: Record<string, unknown> }
+  | { topic: 'chats'; type: ChatEventType; payload: { chatId: string } & Record<string, unknown> }
 
 /**
  * Appends to the event log. Services call it inside the transaction of the change it describes,

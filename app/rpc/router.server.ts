@@ -1,3 +1,4 @@
+import { listSavedChats } from '~/services/chats.server'
 import {
   CommentEditSchema,
   NewCommentSchema,
@@ -102,6 +103,10 @@ export const router = {
         await markNotificationRead(context.db, context.user, input.notificationId)
         return { success: true }
       }),
+  },
+
+  ai: {
+    getSavedChats: read.handler(({ context }) => listSavedChats(context.db, context.user)),
   },
 }
 

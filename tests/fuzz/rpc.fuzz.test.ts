@@ -547,6 +547,7 @@ describe('/api/rpc', () => {
         'comments/addReaction',
         'comments/getMentionNotifications',
         'comments/markNotificationAsRead',
+        'ai/getSavedChats',
       ]),
     )
   })

@@ -6,6 +6,7 @@ import * as login from '~/routes/auth/login'
 import * as startOAuth from '~/routes/auth/login-provider'
 import * as logout from '~/routes/auth/logout'
 import * as signup from '~/routes/auth/signup'
+import * as chat from '~/routes/chat/page'
 import * as forgotPassword from '~/routes/email/forgot-password'
 import * as requestVerification from '~/routes/email/request-verification'
 import * as resetPassword from '~/routes/email/reset-password'
@@ -14,6 +15,8 @@ import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
 import * as checkout from '~/routes/payment/checkout'
 import * as theme from '~/routes/resources/theme'
+import * as savedChat from '~/routes/saved-chats/chat'
+import * as savedChats from '~/routes/saved-chats/index'
 import * as settings from '~/routes/settings'
 import * as billing from '~/routes/settings/billing'
 import * as support from '~/routes/support'
@@ -122,6 +125,38 @@ export const FORM_ACTIONS: FormActionRoute[] = [
       { intent: 'mark-read', notificationId: 'no-such-notification' },
       { intent: 'mark-all-read', upTo: '2026-01-01T00:00:00.000Z' },
     ],
+  }),
+  route({
+    file: 'routes/chat/page.tsx',
+    action: chat.action,
+    targets: [at('/chat'), at('/chat/fuzz-chat', { chatId: 'fuzz-chat' })],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'send', chatId: 'fuzz-chat', text: 'How many tasks do I have?' },
+      { intent: 'regenerate', chatId: 'fuzz-chat' },
+      { intent: 'approve', chatId: 'fuzz-chat', approvalId: 'no-such-approval', approved: 'true' },
+      { intent: 'stop', chatId: 'fuzz-chat' },
+    ],
+  }),
+  route({
+    file: 'routes/saved-chats/index.tsx',
+    action: savedChats.action,
+    targets: [at('/saved-chats')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'rename', chatId: 'no-such-chat', title: 'A new title' },
+      { intent: 'delete', chatId: 'no-such-chat' },
+    ],
+  }),
+  route({
+    file: 'routes/saved-chats/chat.tsx',
+    action: savedChat.action,
+    targets: [at('/saved-chats/no-such-chat', { chatId: 'no-such-chat' })],
+    needsUser: true,
+    reads: 'form',
+    examples: [{ intent: 'share', visibility: 'public', emails: '$othersEmail' }],
   }),
   route({
     file: 'routes/settings.tsx',
@@ -305,6 +340,8 @@ export const OTHER_ACTIONS: Record<string, string> = {
   'routes/api/rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
   'routes/api/stripe-webhook.ts':
     'Stripe’s signed JSON events: tests/integration/payments.test.ts and app/services/payments/webhook.server.test.ts',
+  'routes/api/chat.ts':
+    "the chat's JSON door: tests/integration/chat-routes.test.ts sends it every kind of body",
 }
 
 /**

@@ -23,6 +23,9 @@ process.env.LOG_REQUESTS = 'false'
 delete process.env.BASE_URL
 delete process.env.DATABASE_AUTH_TOKEN
 delete process.env.DATABASE_SYNC_URL
+// The chat answers with the built-in assistant, at full speed, unless a test says otherwise.
+delete process.env.AI_BASE_URL
+process.env.AI_ASSISTANT_WORD_DELAY_MS = '0'
 
 beforeAll(async () => {
   // Imported only now, after the environment above is in place.
