@@ -3,7 +3,7 @@ import { userFromCookies } from '~/auth/context.server'
 import type { Database } from '~/db/client.server'
 import { NotFound } from '~/services/errors'
 import { getTask } from '~/services/tasks.server'
-import { type Broadcaster, createBroadcaster } from '~/streams/broadcaster.server'
+import { createBroadcaster } from '~/streams/broadcaster.server'
 import { EventStream } from '~/streams/event-stream.server'
 import { commentFeed, type Feed, follow, taskFeed } from '~/streams/feeds.server'
 
@@ -27,7 +27,10 @@ type Refusal = { status: number; code: string; message: string; headers?: Record
 
 export type EventStreams = ReturnType<typeof createEventStreams>
 
-export function createEventStreams(db: Database, broadcaster: Broadcaster = createBroadcaster(db)) {
+export function createEventStreams(
+  db: Database,
+  { broadcaster = createBroadcaster(db), keepAliveMs = KEEP_ALIVE_MS } = {},
+) {
   const open = new Set<EventStream>()
   let keepAlive: ReturnType<typeof setInterval> | undefined
 
@@ -35,7 +38,7 @@ export function createEventStreams(db: Database, broadcaster: Broadcaster = crea
     open.add(stream)
     keepAlive ??= setInterval(() => {
       for (const each of open) each.keepAlive()
-    }, KEEP_ALIVE_MS).unref()
+    }, keepAliveMs).unref()
   }
 
   function untrack(stream: EventStream) {
@@ -82,11 +85,13 @@ export function createEventStreams(db: Database, broadcaster: Broadcaster = crea
         message: 'Last-Event-ID and after must be event ids',
       })
     }
-    const feed = await feedFor(req, url)
-    if ('status' in feed) return refuse(res, feed)
+    // Listening from the start: a client may leave while its session is being looked up.
     const stream = new EventStream(res, {
       retryMs: url.pathname === '/api/events/tasks' ? TASKS_RETRY_MS : COMMENTS_RETRY_MS,
     })
+    const feed = await feedFor(req, url)
+    if (stream.isClosed) return
+    if ('status' in feed) return refuse(res, feed)
     stream.open()
     if (req.method === 'HEAD') return stream.end()
     track(stream)
