@@ -15,7 +15,7 @@ export type Feed = {
   decide(event: LoggedEvent, audience: TaskAudience | undefined): Verdict
 }
 
-type Verdict = 'send' | 'skip' | { endWith: Buffer | string }
+type Verdict = 'send' | 'skip' | { endWith: Buffer }
 
 /** `GET /api/events/tasks`: changes to tasks the person may see, and their own mentions. */
 export function taskFeed(viewer: NonNullable<Viewer>): Feed {

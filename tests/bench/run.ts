@@ -27,6 +27,7 @@ import { RPCLink } from '@orpc/client/fetch'
 import type { RouterClient } from '@orpc/server'
 import autocannon from 'autocannon'
 import type { Router } from '~/rpc/router.server'
+import { benchEventStreams, eventStreamOptions } from './event-streams'
 import { type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
 import {
   cpuTimeMs,
@@ -747,4 +748,6 @@ function report(input: {
   console.log(`\nResults written to ${resultsFile}`)
 }
 
-await main()
+const eventStreams = eventStreamOptions(process.argv.slice(2))
+if (!eventStreams.isOnly) await main()
+await benchEventStreams(eventStreams)

@@ -6,12 +6,12 @@ class FakeSource implements EventSourceLike {
   static opened: FakeSource[] = []
   readyState = 0
   onerror: ((event: Event) => void) | null = null
-  listeners = new Map<string, (event: Event) => void>()
+  listeners = new Map<string, (event: MessageEvent<string>) => void>()
   isClosed = false
   constructor(readonly url: string) {
     FakeSource.opened.push(this)
   }
-  addEventListener(type: string, listener: (event: Event) => void) {
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
     this.listeners.set(type, listener)
   }
   close() {

@@ -15,8 +15,11 @@ export type StreamStatus = 'connecting' | 'live' | 'paused'
 export type LiveEvent = { id: number; type: string; data: Record<string, unknown> }
 
 /** What the stream needs of the browser's `EventSource`, so tests can stand in for it. */
-export type EventSourceLike = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'> & {
+export type EventSourceLike = {
+  readonly readyState: number
   onerror: ((event: Event) => void) | null
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void): void
+  close(): void
 }
 export type EventSourceFactory = (url: string) => EventSourceLike
 
@@ -49,8 +52,8 @@ export function openLiveStream(
     if (cursor !== null) target.searchParams.set('after', String(cursor))
     const opened = createSource(`${target.pathname}${target.search}`)
     source = opened
-    const receive = (type: string) => (message: Event) => {
-      const { data, lastEventId } = message as MessageEvent<string>
+    const receive = (type: string) => (message: MessageEvent<string>) => {
+      const { data, lastEventId } = message
       if (lastEventId) cursor = Number(lastEventId)
       if (type === 'ready' || type === 'reset') {
         failures = 0
