@@ -8,7 +8,8 @@
  * change to each subscriber reading its event, p50 and p99 over every subscriber and event.
  *
  *   npm run bench                                     the whole bench, SSE with 2,000 subscribers
- *   npx tsx tests/bench/run.ts --sse-only --subscribers 10000
+ *   npm run bench -- --sse-only --subscribers 10000   only this part, with 10,000
+ *   npm run bench -- --sse-paths                      also the two ways to serve a stream, bare
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
@@ -16,7 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { freePort, type ServerProcess, startServer, stopServer } from './processes'
 
-export type EventStreamBenchOptions = { subscribers: number; isOnly: boolean }
+export type EventStreamBenchOptions = { subscribers: number; isOnly: boolean; isComparingPaths: boolean }
 
 const GOAL = { p99Ms: 250, kbPerSubscriber: 30 }
 const BURST_EVENTS = 20
@@ -28,23 +29,30 @@ export function eventStreamOptions(argv: string[]): EventStreamBenchOptions {
   const at = argv.indexOf('--subscribers')
   const subscribers = at === -1 ? 2000 : Number(argv[at + 1])
   if (!Number.isInteger(subscribers) || subscribers < 1) throw new Error('--subscribers needs a whole number')
-  return { subscribers, isOnly: argv.includes('--sse-only') }
+  const isComparingPaths = argv.includes('--sse-paths')
+  return { subscribers, isOnly: argv.includes('--sse-only') || isComparingPaths, isComparingPaths }
 }
 
-export async function benchEventStreams({ subscribers }: EventStreamBenchOptions) {
-  const root = process.cwd()
+export async function benchEventStreams(options: EventStreamBenchOptions) {
+  if (options.isComparingPaths) {
+    for (const path of ['route', 'direct'] as const) await benchPrototype(path, options.subscribers)
+  }
+  return benchOurServer(options.subscribers)
+}
+
+/** Our server as deployed, the writes going through `/api/rpc` as a browser's would. */
+async function benchOurServer(subscribers: number) {
   const work = mkdtempSync(join(tmpdir(), 'threadwork-bench-sse-'))
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   let server: ServerProcess | undefined
-  const sockets: Socket[] = []
   try {
     console.log(`\nEvent streams: starting a server for ${subscribers.toLocaleString('en-US')} subscribers…`)
     server = await startServer({
       name: 'ours (event streams)',
       args: ['server.js'],
       port,
-      cwd: root,
+      cwd: process.cwd(),
       env: {
         ...process.env,
         NODE_ENV: 'production',
@@ -56,68 +64,17 @@ export async function benchEventStreams({ subscribers }: EventStreamBenchOptions
         SMTP_URL: '',
       },
     })
-    const pid = server.child.pid as number
     const person = await signUp(origin)
-    const taskId = await rpc(origin, person, 'task/create', { text: 'Benchmarked task' }).then(
-      (task: { id: string }) => task.id,
-    )
-    // Warm the stream path, then measure from a settled baseline.
-    const warm = await openSubscriber(port, person.cookie, () => {})
-    warm.destroy()
-    await sleep(500)
-    const rssBefore = rssKb(pid)
-
-    const arrivals: number[][] = []
-    const connectStarted = performance.now()
-    for (let first = 0; first < subscribers; first += CONNECTING_AT_ONCE) {
-      const batch = Array.from({ length: Math.min(CONNECTING_AT_ONCE, subscribers - first) }, (_, i) => {
-        const times: number[] = []
-        arrivals[first + i] = times
-        return openSubscriber(port, person.cookie, (at) => times.push(at))
-      })
-      sockets.push(...(await Promise.all(batch)))
-    }
-    const connectMs = performance.now() - connectStarted
-    await sleep(1000)
-    const rssAfter = rssKb(pid)
-
-    // The burst: each change sent as soon as the previous one is answered.
-    const sentAt: number[] = []
+    const task: { id: string } = await rpc(origin, person, 'task/create', { text: 'Benchmarked task' })
     const statuses = ['In Progress', 'Completed', 'Not Started'] as const
-    for (let n = 0; n < BURST_EVENTS; n++) {
-      sentAt.push(performance.now())
-      await rpc(origin, person, 'task/setStatus', { taskId, status: statuses[n % statuses.length] })
-    }
-    const deadline = Date.now() + 30_000
-    while (arrivals.some((times) => times.length < BURST_EVENTS) && Date.now() < deadline) await sleep(20)
-
-    const latencies: number[] = []
-    let missing = 0
-    for (const times of arrivals) {
-      for (let n = 0; n < BURST_EVENTS; n++) {
-        const at = times[n]
-        if (at === undefined) missing += 1
-        else latencies.push(at - (sentAt[n] as number))
-      }
-    }
-    latencies.sort((a, b) => a - b)
-    const result = {
+    let n = 0
+    const result = await measureFanOut({
+      label: 'ours: GET /api/events/tasks, changes through /api/rpc',
+      pid: server.child.pid as number,
       subscribers,
-      events: BURST_EVENTS,
-      connectSeconds: connectMs / 1000,
-      rssBeforeMb: rssBefore / 1024,
-      rssAfterMb: rssAfter / 1024,
-      kbPerSubscriber: (rssAfter - rssBefore) / subscribers,
-      latencyMs: {
-        p50: percentile(latencies, 0.5),
-        p99: percentile(latencies, 0.99),
-        max: latencies.at(-1) ?? NaN,
-      },
-      missing,
-      // Other work on the machine shows in the latency: the load it carried, for reading the figures.
-      loadAverage: loadavg()[0] ?? Number.NaN,
-    }
-    report(result)
+      subscribe: () => openSubscriber(port, '/api/events/tasks', person.cookie),
+      emit: () => rpc(origin, person, 'task/setStatus', { taskId: task.id, status: statuses[n++ % 3] }),
+    })
     const resultsDir = resolve('tests/bench/results')
     mkdirSync(resultsDir, { recursive: true })
     const file = join(resultsDir, 'event-streams.json')
@@ -131,13 +88,116 @@ export async function benchEventStreams({ subscribers }: EventStreamBenchOptions
     console.log(`Results written to ${file}`)
     return result
   } finally {
-    for (const socket of sockets) socket.destroy()
     if (server) await stopServer(server)
     rmSync(work, { recursive: true, force: true })
   }
 }
 
+/** One of the two ways to serve a stream, bare (tests/bench/servers/sse-paths.ts). */
+async function benchPrototype(path: 'route' | 'direct', subscribers: number) {
+  const port = await freePort()
+  const server = await startServer({
+    name: `sse-paths ${path}`,
+    args: ['--import', 'tsx', 'tests/bench/servers/sse-paths.ts', path],
+    port,
+    cwd: process.cwd(),
+    env: { ...process.env, PORT: String(port) },
+  })
+  try {
+    await measureFanOut({
+      label:
+        path === 'route'
+          ? 'prototype: Request + ReadableStream (the route path)'
+          : 'prototype: node:http response',
+      pid: server.child.pid as number,
+      subscribers,
+      subscribe: () => openSubscriber(port, '/stream'),
+      emit: async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/emit`, { method: 'POST' })
+        await response.arrayBuffer()
+      },
+    })
+  } finally {
+    await stopServer(server)
+  }
+}
+
+type Subscriber = { socket: Socket; arrivals: number[] }
+
+/**
+ * Connects `subscribers` streams, measures the server's memory growth, then sends a burst of
+ * events (each as soon as the previous write is answered) and times every subscriber's arrival.
+ */
+async function measureFanOut(options: {
+  label: string
+  pid: number
+  subscribers: number
+  subscribe: () => Promise<Subscriber>
+  emit: () => Promise<unknown>
+}) {
+  const sockets: Socket[] = []
+  try {
+    // Warm the stream path, then measure from a settled baseline.
+    ;(await options.subscribe()).socket.destroy()
+    await sleep(500)
+    const rssBefore = rssKb(options.pid)
+    const all: Subscriber[] = []
+    const connectStarted = performance.now()
+    for (let first = 0; first < options.subscribers; first += CONNECTING_AT_ONCE) {
+      const count = Math.min(CONNECTING_AT_ONCE, options.subscribers - first)
+      const batch = await Promise.all(Array.from({ length: count }, () => options.subscribe()))
+      all.push(...batch)
+      sockets.push(...batch.map((subscriber) => subscriber.socket))
+    }
+    const connectMs = performance.now() - connectStarted
+    await sleep(1000)
+    const rssAfter = rssKb(options.pid)
+
+    const sentAt: number[] = []
+    for (let n = 0; n < BURST_EVENTS; n++) {
+      sentAt.push(performance.now())
+      await options.emit()
+    }
+    const deadline = Date.now() + 30_000
+    while (all.some(({ arrivals }) => arrivals.length < BURST_EVENTS) && Date.now() < deadline)
+      await sleep(20)
+
+    const latencies: number[] = []
+    let missing = 0
+    for (const { arrivals } of all) {
+      for (let n = 0; n < BURST_EVENTS; n++) {
+        const at = arrivals[n]
+        if (at === undefined) missing += 1
+        else latencies.push(at - (sentAt[n] as number))
+      }
+    }
+    latencies.sort((a, b) => a - b)
+    const result = {
+      label: options.label,
+      subscribers: options.subscribers,
+      events: BURST_EVENTS,
+      connectSeconds: connectMs / 1000,
+      rssBeforeMb: rssBefore / 1024,
+      rssAfterMb: rssAfter / 1024,
+      kbPerSubscriber: (rssAfter - rssBefore) / options.subscribers,
+      latencyMs: {
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        max: latencies.at(-1) ?? NaN,
+      },
+      missing,
+      // Other work on the machine shows in the latency: the load it carried, for reading the figures.
+      loadAverage: loadavg()[0] ?? Number.NaN,
+    }
+    report(result)
+    return result
+  } finally {
+    for (const socket of sockets) socket.destroy()
+  }
+}
+
 function report(result: {
+  label: string
   subscribers: number
   events: number
   connectSeconds: number
@@ -151,7 +211,7 @@ function report(result: {
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL')
   console.log(
     [
-      `Event streams, one instance: ${result.subscribers.toLocaleString('en-US')} idle subscribers ` +
+      `Event streams, ${result.label}: ${result.subscribers.toLocaleString('en-US')} idle subscribers ` +
         `(connected in ${result.connectSeconds.toFixed(1)} s), a burst of ${result.events} events`,
       `  memory   RSS ${result.rssBeforeMb.toFixed(0)} MB → ${result.rssAfterMb.toFixed(0)} MB: ` +
         `${result.kbPerSubscriber.toFixed(1)} KB per subscriber   ` +
@@ -207,12 +267,13 @@ async function rpc(origin: string, person: Person, path: string, input: unknown)
 }
 
 /**
- * One subscriber on a raw socket: resolves once the stream says it is ready, then calls `onEvent`
- * with the time each status change arrives.
+ * One subscriber on a raw socket: ready once the stream says so; then the time each status
+ * change arrives is recorded.
  */
-function openSubscriber(port: number, cookie: string, onEvent: (at: number) => void): Promise<Socket> {
+function openSubscriber(port: number, path: string, cookie?: string): Promise<Subscriber> {
   return new Promise((resolveReady, reject) => {
     const socket = connect(port, '127.0.0.1')
+    const subscriber: Subscriber = { socket, arrivals: [] }
     let isReady = false
     let head = ''
     socket.setEncoding('utf8')
@@ -226,12 +287,15 @@ function openSubscriber(port: number, cookie: string, onEvent: (at: number) => v
         isReady = true
         chunk = head.slice(head.indexOf('event: ready'))
         head = ''
-        resolveReady(socket)
+        resolveReady(subscriber)
       }
-      for (let i = chunk.indexOf(EVENT_MARK); i !== -1; i = chunk.indexOf(EVENT_MARK, i + 1)) onEvent(at)
+      for (let i = chunk.indexOf(EVENT_MARK); i !== -1; i = chunk.indexOf(EVENT_MARK, i + 1)) {
+        subscriber.arrivals.push(at)
+      }
     })
+    const cookieLine = cookie ? `Cookie: ${cookie}\r\n` : ''
     socket.write(
-      `GET /api/events/tasks HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\nCookie: ${cookie}\r\n\r\n`,
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n${cookieLine}\r\n`,
     )
   })
 }
