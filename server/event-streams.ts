@@ -68,7 +68,19 @@ export function createEventStreams(
     return commentFeed(user, taskId)
   }
 
+  let isClosing = false
+
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL) {
+    if (isClosing) {
+      // Stopping: the client's EventSource gives up on this answer, and the page reconnects to
+      // another instance (or this one restarted) after its back-off.
+      return refuse(res, {
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'This server is stopping',
+        headers: { 'Retry-After': '1' },
+      })
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return refuse(res, {
         status: 405,
@@ -122,6 +134,7 @@ export function createEventStreams(
     broadcaster,
     /** Ends every stream (on SIGTERM): clients reconnect, to another instance if this one is going. */
     close() {
+      isClosing = true
       for (const stream of open) stream.end()
       broadcaster.stop()
     },

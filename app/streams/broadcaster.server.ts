@@ -75,11 +75,18 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
   return {
     /** Learns where the log ends and starts listening for commits; safe to call more than once. */
     start(): Promise<number> {
-      starting ??= eventLogHead(db).then((id) => {
-        head = id
-        stopListening = onCommit(kick)
-        return id
-      })
+      starting ??= eventLogHead(db).then(
+        (id) => {
+          head = id
+          stopListening = onCommit(kick)
+          return id
+        },
+        (error: unknown) => {
+          // The next subscriber tries again: the database may only have been busy.
+          starting = undefined
+          throw error
+        },
+      )
       return starting
     },
     /**

@@ -298,5 +298,8 @@ describe('resources', () => {
     streams.close()
     await Promise.all(clients.map((client) => client.ended))
     expect(streams.openStreams).toBe(0)
+    // While it stops, a new stream is sent elsewhere rather than left waiting for events.
+    const late = await fetch(`${origin}/api/events/tasks`, { headers: { Cookie: cookies.owner } })
+    expect(late.status).toBe(503)
   })
 })
