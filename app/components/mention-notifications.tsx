@@ -166,9 +166,24 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
 
   // A mention arrives by push on the tab's task stream; while the stream is down (and until it
   // first connects, which also covers what was unread before this page) the page polls.
+  // One read at a time: mentions arriving together are read once more after the read in hand.
+  const reading = useRef<{ isAskedAgain: boolean } | null>(null)
+  function readPushedMentions() {
+    if (reading.current) {
+      reading.current.isAskedAgain = true
+      return
+    }
+    const current = { isAskedAgain: false }
+    reading.current = current
+    checkMentions()
+      .catch((error: unknown) => console.error('Reading mentions failed', error))
+      .finally(() => {
+        reading.current = null
+        if (current.isAskedAgain) readPushedMentions()
+      })
+  }
   const status = useTaskEvents((event) => {
-    if (event.type !== 'mention' && event.type !== 'reset') return
-    checkMentions().catch((error: unknown) => console.error('Reading mentions failed', error))
+    if (event.type === 'mention' || event.type === 'reset') readPushedMentions()
   })
   usePolling(checkMentions, MENTION_POLL_MS, { enabled: status !== 'live' })
 

@@ -98,3 +98,21 @@ test('a reset is handed on, so the page reloads what it shows', () => {
   expect(statuses).toEqual(['live'])
   expect(received).toEqual([{ id: 50, type: 'reset', data: {} }])
 })
+
+test('without EventSource in the browser, it says updates are paused, so the page polls', () => {
+  const original = globalThis.EventSource
+  Reflect.deleteProperty(globalThis, 'EventSource')
+  try {
+    const statuses: StreamStatus[] = []
+    const stream = openLiveStream('/api/events/tasks', {
+      types: [],
+      after: null,
+      onEvent: () => {},
+      onStatus: (status) => statuses.push(status),
+    })
+    expect(statuses).toEqual(['paused'])
+    stream.close()
+  } finally {
+    if (original) globalThis.EventSource = original
+  }
+})

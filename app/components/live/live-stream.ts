@@ -27,13 +27,7 @@ const CLOSED = 2
 
 export function openLiveStream(
   url: string,
-  {
-    types,
-    after,
-    onEvent,
-    onStatus,
-    createSource = (target) => new EventSource(target),
-  }: {
+  options: {
     types: readonly string[]
     /** The cursor the page's data was read at: events after it are sent first. */
     after: number | null
@@ -42,6 +36,7 @@ export function openLiveStream(
     createSource?: EventSourceFactory
   },
 ) {
+  const { types, after, onEvent, onStatus, createSource = (target) => new EventSource(target) } = options
   let cursor = after
   let failures = 0
   let source: EventSourceLike | null = null
@@ -71,7 +66,9 @@ export function openLiveStream(
     }
   }
 
-  connect()
+  // A browser without EventSource (or one a test took away) polls, as when the stream is down.
+  if (typeof EventSource === 'undefined' && !options.createSource) onStatus('paused')
+  else connect()
   return {
     close() {
       clearTimeout(reopenTimer)
