@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useRevalidator } from 'react-router'
+import { useFetchers, useNavigation, useRevalidator } from 'react-router'
 import { usePolling } from '~/utils/polling'
 import { type TaskEvent, useTaskEvents } from './task-events'
 
@@ -21,8 +21,22 @@ const COALESCE_MS = 100
  */
 export function useRevalidateOnTaskEvents(isRelevant: (event: TaskEvent) => boolean = isTaskChange) {
   const { revalidate } = useRevalidator()
+  // While the person's own form is on its way, a reload would cut off the one it brings (and the
+  // toast that comes with it): the event waits, and the page reloads once it is idle.
+  const navigation = useNavigation()
+  const fetchers = useFetchers()
+  const isBusy = navigation.state !== 'idle' || fetchers.some((fetcher) => fetcher.state !== 'idle')
+  const isDue = useRef(false)
   const pending = useRef<TaskEvent[] | null>(null)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const latest = useRef({ isBusy, revalidate })
+  useEffect(() => {
+    latest.current = { isBusy, revalidate }
+    if (!isBusy && isDue.current) {
+      isDue.current = false
+      void revalidate()
+    }
+  })
   useEffect(() => () => clearTimeout(timer.current), [])
   const status = useTaskEvents((event) => {
     if (!isRelevant(event)) return
@@ -32,9 +46,9 @@ export function useRevalidateOnTaskEvents(isRelevant: (event: TaskEvent) => bool
       const events = pending.current ?? []
       pending.current = null
       const openTaskId = new URLSearchParams(window.location.search).get('task')
-      if (!events.some((each) => each.type === 'task-deleted' && each.data.taskId === openTaskId)) {
-        void revalidate()
-      }
+      if (events.some((each) => each.type === 'task-deleted' && each.data.taskId === openTaskId)) return
+      if (latest.current.isBusy) isDue.current = true
+      else void latest.current.revalidate()
     }, COALESCE_MS)
   })
   usePolling(() => revalidate(), TASKS_POLL_MS, { enabled: status === 'paused' })
