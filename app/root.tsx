@@ -24,6 +24,7 @@ import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
 import { outboxMiddleware } from '~/email/middleware.server'
 import { clientConfig } from '~/env.server'
+import { eventLogHead } from '~/events/log.server'
 import { openDiscussion } from '~/services/comments.server'
 import { NotFound } from '~/services/errors'
 import { countUnreadMentions } from '~/services/notifications.server'
@@ -81,6 +82,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { theme } = themeFromRequest(request)
   const { toast, headers } = await readToast(request)
   const user = await getUser(request, context)
+  // Read before the page's data, so a stream resuming from it misses nothing written meanwhile.
+  const eventCursor = user || url.searchParams.has('task') ? await eventLogHead(database()) : null
   const taskModal = await loadTaskModal(user, url.searchParams.get('task'))
   // After the modal, which may have just read some: the header's badge counts what is left.
   const unreadMentions = user ? await countUnreadMentions(database(), user) : 0
@@ -94,6 +97,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       toast,
       taskModal,
       unreadMentions,
+      eventCursor,
       config: clientConfig(),
       nonce: context.get(nonceContext),
     },

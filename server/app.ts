@@ -12,12 +12,14 @@ import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { kickOutbox, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
+import { startEventPruning, stopEventPruning } from '~/events/retention.server'
 import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { bodyLimit } from './body-limits'
+import { createEventStreams, type EventStreams } from './event-streams'
 import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
 
@@ -148,7 +150,7 @@ function nextNonce() {
   return noncePool.toString('base64', noncePoolOffset - 16, noncePoolOffset)
 }
 
-export function createApp(config: Env) {
+export function createApp(config: Env, eventStreams: EventStreams = createEventStreams(database())) {
   const handleRequest = createRequestHandler(serverBuild, config.NODE_ENV)
   const listener = createListener({
     publicOrigin: new URL(config.BASE_URL),
@@ -164,6 +166,8 @@ export function createApp(config: Env) {
   const steps = [
     logRequests(config.LOG_REQUESTS),
     setSecurityHeaders(config.isProduction),
+    // Long-lived streams skip compression and the router (server/event-streams.ts says why).
+    eventStreams.handle,
     // Before the static files, so the JavaScript and CSS in /assets/ travel compressed too (the
     // build writes no .gz/.br files for sirv to send instead).
     compress as (req: IncomingMessage, res: ServerResponse, next: Next) => void,
@@ -193,6 +197,12 @@ export async function startServer() {
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
+  // The event log keeps what a reconnecting stream may ask for (24 hours) and no more.
+  startEventPruning()
+  onShutdown(stopEventPruning)
+  // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
+  const eventStreams = createEventStreams(database())
+  onShutdown(() => eventStreams.close())
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))
@@ -202,7 +212,7 @@ export async function startServer() {
   process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason))
 
   // Timeouts are checked every 2 s instead of Node's 30 s, so a slow client is cut off on time.
-  const server = createServer({ connectionsCheckingInterval: 2_000 }, createApp(config))
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, createApp(config, eventStreams))
   // An idle keep-alive connection outlives a proxy's idle timeout (60 s on most), so the proxy
   // closes it first; a request must arrive whole far sooner.
   hardenServer(server, { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 })

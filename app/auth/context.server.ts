@@ -57,6 +57,22 @@ async function resolveAuth(request: Request): Promise<Auth> {
   }
 }
 
+/**
+ * The signed-in user behind a `Cookie` header, for the doors served ahead of React Router (event
+ * streams, docs/decisions/023-event-streams-ahead-of-the-router.md). They renew no cookie: an
+ * open stream outlives any renewal, and the page's next request renews it.
+ */
+export async function userFromCookies(cookies: string | null | undefined) {
+  const token = readCookie(cookies ?? null, SESSION_COOKIE)
+  if (!token) return null
+  try {
+    return (await findSession(database(), token))?.user ?? null
+  } catch (error) {
+    console.error('Auth error', error)
+    return null
+  }
+}
+
 export async function getUser(request: Request, context: Readonly<RouterContextProvider>) {
   return (await getAuth(request, context)).user
 }

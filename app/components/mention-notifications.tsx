@@ -2,14 +2,16 @@ import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
 import { useCsrfToken } from '~/components/csrf-input'
+import { useTaskEvents } from '~/components/live/task-events'
 import type { SessionUser } from '~/services/session-user'
 import { usePolling } from '~/utils/polling'
 import { fetchRpc, postRpc } from '~/utils/rpc-client'
 import { withSearchParams } from '~/utils/search-params'
 
 /**
- * Mention toasts (docs/product-rules.md §3, §4): while signed in, the page asks every 3 s for the
- * person's unread mentions and toasts each one it has not shown in this browser before, with a
+ * Mention toasts (docs/product-rules.md §3, §4): while signed in, the page reads the person's
+ * unread mentions when the task stream brings a mention (every 3 s while the stream is down),
+ * and toasts each one it has not shown in this browser before, with a
  * 'View Task' action that opens the task's modal and marks the mention read. Which ones were
  * shown is kept per user in localStorage, so a reload or a second tab does not repeat them.
  */
@@ -137,7 +139,7 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
     markRead(mention)
   }
 
-  usePolling(async (signal) => {
+  async function checkMentions(signal?: AbortSignal) {
     const unread = await fetchRpc('comments/getMentionNotifications', undefined, { signal })
     // The header's badge comes with the page's data: when the unread mentions change (one arrives,
     // one is read in another tab), load it again. The first poll compares with the badge, which
@@ -160,7 +162,30 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
         action: { label: 'View Task', onClick: () => viewTask(mention) },
       })
     }
-  }, MENTION_POLL_MS)
+  }
+
+  // A mention arrives by push on the tab's task stream; while the stream is down (and until it
+  // first connects, which also covers what was unread before this page) the page polls.
+  // One read at a time: mentions arriving together are read once more after the read in hand.
+  const reading = useRef<{ isAskedAgain: boolean } | null>(null)
+  function readPushedMentions() {
+    if (reading.current) {
+      reading.current.isAskedAgain = true
+      return
+    }
+    const current = { isAskedAgain: false }
+    reading.current = current
+    checkMentions()
+      .catch((error: unknown) => console.error('Reading mentions failed', error))
+      .finally(() => {
+        reading.current = null
+        if (current.isAskedAgain) readPushedMentions()
+      })
+  }
+  const status = useTaskEvents((event) => {
+    if (event.type === 'mention' || event.type === 'reset') readPushedMentions()
+  })
+  usePolling(checkMentions, MENTION_POLL_MS, { enabled: status !== 'live' })
 
   return null
 }

@@ -30,8 +30,29 @@ export function openDatabase(config: DatabaseConfig): Database {
     syncUrl: config.syncUrl,
     timeout: BUSY_TIMEOUT_MS,
   })
-  const db = drizzle(client, { schema })
+  const db = announceCommits(drizzle(client, { schema }))
   return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
+}
+
+const commitListeners = new Set<() => void>()
+
+/**
+ * Calls `listener` after each transaction of this process commits, so event streams read a new
+ * event at once instead of on their next poll. Returns the function that stops it.
+ */
+export function onCommit(listener: () => void) {
+  commitListeners.add(listener)
+  return () => commitListeners.delete(listener)
+}
+
+function announceCommits(db: Database): Database {
+  const transaction = db.transaction.bind(db)
+  db.transaction = (async (run, config) => {
+    const result = await transaction(run, config)
+    for (const listener of commitListeners) listener()
+    return result
+  }) as Database['transaction']
+  return db
 }
 
 /**

@@ -1,3 +1,4 @@
+import { and, asc, eq, gt, lt, lte, min, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { events } from '~/db/schema'
 
@@ -26,4 +27,72 @@ export type AppEvent =
  */
 export async function appendEvent(tx: Executor, event: AppEvent) {
   await tx.insert(events).values(event)
+}
+
+/** An event as the log holds it: its id is the cursor a stream resumes from. */
+export type LoggedEvent = {
+  id: number
+  topic: AppEvent['topic']
+  type: string
+  taskId: string | null
+  payload: Record<string, unknown>
+}
+
+/** How long the log keeps events: a client away for less than this resumes without a gap. */
+export const EVENT_RETENTION_MS = 24 * 60 * 60 * 1000
+
+const loggedEventColumns = {
+  id: events.id,
+  topic: events.topic,
+  type: events.type,
+  taskId: events.taskId,
+  payload: events.payload,
+}
+
+/** The events after `after`, up to `until` when given, oldest first; of one task when `taskId` is set. */
+export function readEventsAfter(
+  db: Executor,
+  { after, until, taskId, limit }: { after: number; until?: number; taskId?: string; limit: number },
+): Promise<LoggedEvent[]> {
+  return db
+    .select(loggedEventColumns)
+    .from(events)
+    .where(
+      and(
+        gt(events.id, after),
+        until === undefined ? undefined : lte(events.id, until),
+        taskId === undefined ? undefined : eq(events.taskId, taskId),
+      ),
+    )
+    .orderBy(asc(events.id))
+    .limit(limit)
+}
+
+/**
+ * The id of the newest event ever written, 0 for none. AUTOINCREMENT keeps it in
+ * `sqlite_sequence`, so it stays known after pruning has emptied the table.
+ */
+export async function eventLogHead(db: Executor): Promise<number> {
+  const [row] = await db.all<{ seq: number }>(sql`SELECT seq FROM sqlite_sequence WHERE name = 'events'`)
+  return Number(row?.seq ?? 0)
+}
+
+/**
+ * Whether a stream can resume after `cursor` without a gap: the cursor is not ahead of the log
+ * (a cursor from another database), and the event right after it was not pruned. Ids are
+ * consecutive: SQLite writes one transaction at a time, and a rolled-back insert gives its id back.
+ */
+export async function canResumeAfter(db: Executor, cursor: number, head: number): Promise<boolean> {
+  if (cursor > head) return false
+  if (cursor === head) return true
+  const [oldest] = await db.select({ id: min(events.id) }).from(events)
+  return oldest?.id != null && oldest.id <= cursor + 1
+}
+
+/** Deletes the events older than the retention period; returns how many went. */
+export async function pruneEvents(db: Executor, now = new Date()): Promise<number> {
+  const result = await db
+    .delete(events)
+    .where(lt(events.createdAt, new Date(now.getTime() - EVENT_RETENTION_MS)))
+  return result.rowsAffected
 }

@@ -149,7 +149,9 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
         <p className="mt-1 text-sm break-words text-foreground">{mention.excerpt}</p>
         <RelativeTime iso={mention.createdAt} className="mt-1 block" />
       </div>
-      {isRead ? null : <MarkReadForm mention={mention} />}
+      {/* Kept while its own request is pending (shown read already): an unmounted fetcher's answer,
+          and the toast and reload it brings, would be dropped. */}
+      {mention.isRead ? null : <MarkReadForm mention={mention} />}
     </li>
   )
 }

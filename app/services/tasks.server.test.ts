@@ -770,8 +770,10 @@ describe('subtasks', () => {
     expect(written.map((event) => event.taskId).sort()).toEqual(
       [parent, ...children].map((task) => task.id).sort(),
     )
+    // Each carries who could see it, for streams to decide who hears of the deletion.
+    const audience = { ownerId: ada.id, isPublic: false, sharedWith: [] }
     for (const event of written) {
-      expect(event.payload).toEqual({ taskId: event.taskId, userId: ada.id })
+      expect(event.payload).toEqual({ taskId: event.taskId, userId: ada.id, audience })
     }
   })
 
@@ -965,14 +967,19 @@ describe('events: each change writes exactly its events', () => {
     ).toEqual(['task-updated'])
   })
 
-  test('delete: task-deleted, which outlives the task', async () => {
-    const task = await insertTask(db, { userId: owner.id })
+  test('delete: task-deleted, which outlives the task and carries who could see it', async () => {
+    const task = await insertTask(db, { userId: owner.id, isPublic: true })
+    await insertShares(db, task.id, ['grace@example.test'])
     expect(await eventsOf(() => deleteTask(db, viewerOf(owner), task.id))).toEqual([
       {
         topic: 'tasks',
         type: 'task-deleted',
         taskId: task.id,
-        payload: { taskId: task.id, userId: owner.id },
+        payload: {
+          taskId: task.id,
+          userId: owner.id,
+          audience: { ownerId: owner.id, isPublic: true, sharedWith: ['grace@example.test'] },
+        },
       },
     ])
   })

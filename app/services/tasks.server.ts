@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { type Task, taskShares, tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
@@ -6,6 +6,7 @@ import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
 import { Forbidden, Invalid, NotFound } from './errors'
 import type { SessionUser } from './session-user'
+import { readAudiences } from './task-audience.server'
 import type { TaskFields, TaskUpdate } from './task-schemas'
 
 /**
@@ -463,6 +464,17 @@ export async function shareTask(
 export async function deleteTask(db: Database, actor: Actor, taskId: string) {
   await requireOwner(db, actor, taskId)
   await db.transaction(async (tx) => {
+    // Who could see each task, read before it goes: streams decide from it who hears of the
+    // deletion, as there is no task left to ask.
+    const audiences = await readAudiences(
+      tx,
+      (
+        await tx
+          .select({ id: tasks.id })
+          .from(tasks)
+          .where(or(eq(tasks.id, taskId), eq(tasks.parentTaskId, taskId)))
+      ).map(({ id }) => id),
+    )
     // Subtasks first: deleting the parent first lets the foreign key cascade remove them unseen,
     // and they would get no task-deleted event.
     const removed = [
@@ -474,7 +486,7 @@ export async function deleteTask(db: Database, actor: Actor, taskId: string) {
         topic: 'tasks',
         type: 'task-deleted',
         taskId: id,
-        payload: { taskId: id, userId: actor.id },
+        payload: { taskId: id, userId: actor.id, audience: audiences.get(id) },
       })
     }
   })

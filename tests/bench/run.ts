@@ -28,6 +28,7 @@ import type { RouterClient } from '@orpc/server'
 import autocannon from 'autocannon'
 import type { Router } from '~/rpc/router.server'
 import { freePort } from '../helpers/free-port'
+import { benchEventStreams, eventStreamOptions } from './event-streams'
 import { type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
 import {
   cpuTimeMs,
@@ -788,4 +789,6 @@ function report(input: {
   console.log(`\nResults written to ${resultsFile}`)
 }
 
-await main()
+const eventStreams = eventStreamOptions(process.argv.slice(2))
+if (!eventStreams.isOnly) await main()
+await benchEventStreams(eventStreams)

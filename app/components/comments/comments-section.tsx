@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { Link, useLocation } from 'react-router'
+import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
 import { useReportTaskGone } from '~/components/task-modal'
 import type { CommentView } from '~/services/comments.server'
 import type { Mentionable } from '~/utils/mentions'
@@ -42,7 +43,7 @@ export function CommentsSection({
 }) {
   const location = useLocation()
   const [shownView, setView] = useCommentView()
-  const { comments, isGone } = useLiveComments(taskId, discussion, useReportTaskGone())
+  const { comments, isGone, isPaused } = useLiveComments(taskId, discussion, useReportTaskGone())
   // A task that is gone takes no more comments, replies or reactions; what it had stays readable.
   const canAct = viewer !== null && !isGone
   const view = canAct ? shownView : null
@@ -54,9 +55,12 @@ export function CommentsSection({
 
   return (
     <section aria-labelledby="comments-title" className="flex flex-col gap-4 border-t pt-4">
-      <h3 id="comments-title" className="text-sm font-semibold">
-        Comments ({count})
-      </h3>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id="comments-title" className="text-sm font-semibold">
+          Comments ({count})
+        </h3>
+        <LiveUpdatesPaused isPaused={isPaused} />
+      </div>
 
       {viewer ? (
         <NewCommentForm

@@ -1,15 +1,17 @@
 import { ORPCError } from '@orpc/client'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { openLiveStream, type StreamStatus, useEventCursor } from '~/components/live/live-stream'
 import type { CommentView } from '~/services/comments.server'
 import { STOP_POLLING, usePolling } from '~/utils/polling'
 import { fetchRpc } from '~/utils/rpc-client'
 
 /**
- * How the comments section stays fresh: today by polling /api/rpc, until event streams replace
- * it. Everything about the transport is in this file; the section only calls `useLiveComments`.
+ * How the comments section stays fresh: the task's comment stream, and polling /api/rpc while
+ * the stream is down. Everything about the transport is in this file; the section only calls
+ * `useLiveComments`.
  */
 
-/** The product's comment polling interval (docs/product-rules.md §3), until event streams replace it. */
+/** The product's comment polling interval (docs/product-rules.md §3), while the stream is down. */
 export const COMMENT_POLL_MS = 2000
 
 /**
@@ -45,11 +47,27 @@ export async function pollComments(
   }
 }
 
+/** What the comment stream sends; `gone` is its 'Task not found' (no longer shared with this person). */
+export const COMMENT_EVENT_TYPES = [
+  'comment-added',
+  'comment-updated',
+  'comment-deleted',
+  'reaction-changed',
+  'task-deleted',
+  'gone',
+  'reset',
+] as const
+
+export const isEndOfTask = (type: string) => type === 'task-deleted' || type === 'gone'
+
 /**
- * The discussion as fresh as polling keeps it. A poll's answer counts only while the loader's
- * data it started from is still current: after a change revalidates the page, the loader's list
- * is newer than any poll that was already on its way. Once the task is gone (deleted, or no
- * longer shared with this person) polling stops, and `onGone` tells the modal.
+ * The discussion, kept fresh by the task's comment stream while the modal is open: each event
+ * reads the comments again (one read at a time, however many events arrive), and the person's
+ * draft, focus and scroll stay as they are. While the stream is down, polling takes over. A read's
+ * answer counts only while the loader's data it started from is still current: after a change
+ * revalidates the page, the loader's list is newer than any read already on its way. Once the
+ * task is gone (deleted, or no longer shared with this person) everything stops, and `onGone`
+ * tells the modal.
  */
 export function useLiveComments<Discussion extends { comments: CommentView[] }>(
   taskId: string,
@@ -58,15 +76,66 @@ export function useLiveComments<Discussion extends { comments: CommentView[] }>(
 ) {
   const [polled, setPolled] = useState<{ comments: CommentView[]; from: Discussion } | null>(null)
   const [isGone, setIsGone] = useState(false)
-  usePolling(async (signal) => {
-    const from = discussion
+  const [status, setStatus] = useState<StreamStatus>('connecting')
+  const latest = useRef({ discussion, onGone })
+  useEffect(() => {
+    latest.current = { discussion, onGone }
+  })
+  const read = useRef((signal: AbortSignal) => {
+    const from = latest.current.discussion
     return pollComments(taskId, signal, {
       onComments: (comments) => setPolled({ comments, from }),
       onGone: () => {
         setIsGone(true)
-        onGone()
+        latest.current.onGone()
       },
     })
-  }, COMMENT_POLL_MS)
-  return { comments: polled?.from === discussion ? polled.comments : discussion.comments, isGone }
+  })
+  const after = useRef(useEventCursor())
+
+  useEffect(() => {
+    const controller = new AbortController()
+    let reading: Promise<unknown> | null = null
+    let isAskedAgain = false
+    function readAgain() {
+      if (reading) {
+        isAskedAgain = true
+        return
+      }
+      reading = read
+        .current(controller.signal)
+        .catch((error: unknown) => {
+          if (!controller.signal.aborted) console.error('Reading comments failed', error)
+        })
+        .finally(() => {
+          reading = null
+          if (isAskedAgain && !controller.signal.aborted) {
+            isAskedAgain = false
+            readAgain()
+          }
+        })
+    }
+    const stream = openLiveStream(`/api/events/comments?${new URLSearchParams({ taskId })}`, {
+      types: COMMENT_EVENT_TYPES,
+      after: after.current,
+      onEvent: ({ type }) => {
+        if (!isEndOfTask(type)) return readAgain()
+        stream.close()
+        setIsGone(true)
+        latest.current.onGone()
+      },
+      onStatus: setStatus,
+    })
+    return () => {
+      controller.abort()
+      stream.close()
+    }
+  }, [taskId])
+
+  usePolling((signal) => read.current(signal), COMMENT_POLL_MS, { enabled: status !== 'live' && !isGone })
+  return {
+    comments: polled?.from === discussion ? polled.comments : discussion.comments,
+    isGone,
+    isPaused: status === 'paused' && !isGone,
+  }
 }

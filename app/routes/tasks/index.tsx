@@ -5,6 +5,8 @@ import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { CheckboxField, ErrorList, plainField, SelectField, TextareaField } from '~/components/forms'
+import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
+import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { TaskForm } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
@@ -61,6 +63,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 export default function TaskList({ loaderData, actionData }: Route.ComponentProps) {
   const { groups, filters, pageCount, parents } = loaderData
+  const { isPaused } = useRevalidateOnTaskEvents()
   return (
     <main className="mx-auto grid max-w-6xl gap-8 px-4 py-10 lg:grid-cols-[22rem_1fr]">
       <aside className="order-2 lg:order-1">
@@ -68,7 +71,10 @@ export default function TaskList({ loaderData, actionData }: Route.ComponentProp
       </aside>
       <div className="order-1 flex flex-col gap-8 lg:order-2">
         <div className="flex flex-wrap items-end justify-between gap-4">
-          <h1 className="text-2xl font-semibold">Task List</h1>
+          <div className="flex flex-col gap-1">
+            <h1 className="text-2xl font-semibold">Task List</h1>
+            <LiveUpdatesPaused isPaused={isPaused} />
+          </div>
           <Filters status={filters.status} priority={filters.priority} />
         </div>
         <TaskGroup

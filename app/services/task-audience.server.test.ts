@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest'
+import { database } from '~/db/client.server'
+import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
+import { isInAudience, readAudiences } from './task-audience.server'
+
+/** The visibility rule of tasks (docs/product-rules.md §1), as event streams apply it per subscriber. */
+
+const owner = { id: 'owner', email: 'ada@example.test', emailVerified: true }
+const audience = { ownerId: 'owner', isPublic: false, sharedWith: ['grace@example.test'] }
+
+describe('isInAudience', () => {
+  test.each([
+    ['the owner', owner, true],
+    [
+      'a person it is shared with, verified',
+      { id: 'g', email: 'Grace@Example.test', emailVerified: true },
+      true,
+    ],
+    [
+      'a person it is shared with, unverified',
+      { id: 'g', email: 'grace@example.test', emailVerified: false },
+      false,
+    ],
+    ['a stranger', { id: 's', email: 'eve@example.test', emailVerified: true }, false],
+    ['a visitor', null, false],
+  ])('a private task: %s → %s', (_label, viewer, expected) => {
+    expect(isInAudience(audience, viewer)).toBe(expected)
+  })
+
+  test('a public task: everyone, visitors too', () => {
+    expect(isInAudience({ ...audience, isPublic: true }, null)).toBe(true)
+  })
+})
+
+test('readAudiences reads the owner, publicity and shares of many tasks at once, and skips missing ones', async () => {
+  const db = database()
+  const ada = await createUser(db)
+  const shared = await createTask(db, { userId: ada.id })
+  await shareTask(db, shared.id, ['Grace@example.test', 'ken@example.test'])
+  const open = await createTask(db, { userId: ada.id, isPublic: true })
+  const audiences = await readAudiences(db, [shared.id, open.id, 'no-such-task'])
+  expect(audiences.get(shared.id)).toEqual({
+    ownerId: ada.id,
+    isPublic: false,
+    sharedWith: expect.arrayContaining(['grace@example.test', 'ken@example.test']),
+  })
+  expect(audiences.get(open.id)).toEqual({ ownerId: ada.id, isPublic: true, sharedWith: [] })
+  expect(audiences.has('no-such-task')).toBe(false)
+  expect(await readAudiences(db, [])).toEqual(new Map())
+})

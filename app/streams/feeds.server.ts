@@ -1,0 +1,98 @@
+import type { Database } from '~/db/client.server'
+import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
+import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
+import type { Viewer } from '~/services/tasks.server'
+import { audienceOf, audiencesOf, type Broadcaster } from './broadcaster.server'
+import { controlFrame, type EventStream, frameOf } from './event-stream.server'
+
+/**
+ * What one person is told of the log. Access is decided for every event from its task's audience
+ * as it is now, so a task made private or unshared stops flowing at once to those who lost it.
+ */
+export type Feed = {
+  /** Only the events of this task are read when catching up. */
+  taskId?: string
+  decide(event: LoggedEvent, audience: TaskAudience | undefined): Verdict
+}
+
+type Verdict = 'send' | 'skip' | { endWith: Buffer }
+
+/** `GET /api/events/tasks`: changes to tasks the person may see, and their own mentions. */
+export function taskFeed(viewer: NonNullable<Viewer>): Feed {
+  return {
+    decide(event, audience) {
+      if (!audience || !isInAudience(audience, viewer)) return 'skip'
+      if (event.topic === 'tasks') return 'send'
+      return event.type === 'mention' && event.payload.recipientId === viewer.id ? 'send' : 'skip'
+    },
+  }
+}
+
+/**
+ * `GET /api/events/comments?taskId=`: one task's discussion. When the task is deleted the stream
+ * says so and ends; when the person loses sight of it, it ends with `gone`, the stream's
+ * 'Task not found', which does not tell a deletion from an unsharing.
+ */
+export function commentFeed(viewer: Viewer, taskId: string): Feed {
+  return {
+    taskId,
+    decide(event, audience) {
+      if (event.taskId !== taskId) return 'skip'
+      const mayHear = audience !== undefined && isInAudience(audience, viewer)
+      if (!mayHear) return { endWith: controlFrame('gone', event.id, { taskId }) }
+      if (event.type === 'task-deleted') return { endWith: frameOf(event) }
+      return event.topic === 'comments' && event.type !== 'mention' ? 'send' : 'skip'
+    },
+  }
+}
+
+/** Live events that may wait while a resuming stream reads what it missed. */
+const MAX_WAITING_EVENTS = 10_000
+const PAGE_SIZE = 500
+
+/**
+ * Sends `feed` on `stream`: what was missed after `resumeAfter` (from `Last-Event-ID` or
+ * `?after=`), in order, then live events. A cursor the log no longer reaches gets `reset`: the
+ * client refetches. Returns the function that stops following.
+ */
+export async function follow(
+  db: Database,
+  broadcaster: Broadcaster,
+  stream: EventStream,
+  feed: Feed,
+  resumeAfter: number | null,
+) {
+  let waiting: [LoggedEvent, TaskAudience | undefined][] | null = []
+  const deliver = (event: LoggedEvent, audience: TaskAudience | undefined) => {
+    if (stream.isClosed) return
+    const verdict = feed.decide(event, audience)
+    if (verdict === 'skip') return
+    if (verdict === 'send') return stream.send(frameOf(event))
+    stream.send(verdict.endWith)
+    stream.end()
+  }
+  const { cursor, unsubscribe } = await broadcaster.subscribe({
+    receive(event, audience) {
+      if (!waiting) return deliver(event, audience)
+      waiting.push([event, audience])
+      if (waiting.length > MAX_WAITING_EVENTS) stream.end()
+    },
+  })
+  if (resumeAfter === null || resumeAfter === cursor) {
+    stream.send(controlFrame('ready', cursor))
+  } else if (!(await canResumeAfter(db, resumeAfter, cursor))) {
+    stream.send(controlFrame('reset', cursor))
+  } else {
+    let after = resumeAfter
+    while (after < cursor && !stream.isClosed) {
+      const page = await readEventsAfter(db, { after, until: cursor, taskId: feed.taskId, limit: PAGE_SIZE })
+      const audiences = await audiencesOf(db, page)
+      for (const event of page) deliver(event, audienceOf(event, audiences))
+      after = page.length < PAGE_SIZE ? cursor : (page.at(-1)?.id ?? cursor)
+    }
+    stream.send(controlFrame('ready', cursor))
+  }
+  for (const [event, audience] of waiting) deliver(event, audience)
+  waiting = null
+  return unsubscribe
+}
