@@ -261,8 +261,9 @@ export async function getProductivityInsights(
       completed: inWeek.reduce((sum, day) => sum + day.completed, 0),
     }
   })
-  const byWeekday = WEEKDAYS.map(() => 0)
-  for (const day of days) byWeekday[weekdayOf(day.date)] += day.completed
+  const byWeekday = WEEKDAYS.map((_, weekday) =>
+    days.reduce((sum, day) => sum + (weekdayOf(day.date) === weekday ? day.completed : 0), 0),
+  )
   const most = Math.max(...byWeekday)
   const completedThisWeek = hoursPerWeek.at(-1)?.completed ?? 0
   const completedLastWeek = hoursPerWeek.at(-2)?.completed ?? 0
