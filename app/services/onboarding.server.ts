@@ -1,8 +1,9 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
-import { NotFound } from './errors'
+import { Invalid, NotFound } from './errors'
 import type { SessionUser } from './session-user'
+import { getTask, updateTask } from './tasks.server'
 
 /**
  * First-run guidance. A new account is guided through four steps (name and avatar, a first task,
@@ -10,9 +11,6 @@ import type { SessionUser } from './session-user'
  * records `onboardedAt`. Until then the dashboard shows what is left as a checklist, each item
  * read from the person's own data, so doing a step anywhere in the app ticks it.
  */
-
-export const ONBOARDING_STEPS = ['profile', 'task', 'share', 'explore'] as const
-export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
 
 export type Onboarding = {
   isFinished: boolean
@@ -58,15 +56,33 @@ export async function getOnboarding(db: Database, actor: Pick<SessionUser, 'id'>
   }
 }
 
-/** The step after `step`, or null after the last. */
-export function nextStep(step: OnboardingStep): OnboardingStep | null {
-  return ONBOARDING_STEPS[ONBOARDING_STEPS.indexOf(step) + 1] ?? null
-}
-
 /** Finishing (or skipping the rest) is recorded once; later calls keep the first time. */
 export async function finishOnboarding(db: Database, actor: Pick<SessionUser, 'id'>, now = new Date()) {
   await db
     .update(users)
     .set({ onboardedAt: now })
     .where(and(eq(users.id, actor.id), isNull(users.onboardedAt)))
+}
+
+/**
+ * The share step: share the task with more people (keeping whom it is shared with already), make
+ * it public, or both, in one change; the task service checks ownership and the addresses.
+ */
+export async function shareFirstTask(
+  db: Database,
+  actor: Pick<SessionUser, 'id' | 'email' | 'emailVerified'>,
+  input: { taskId: string; sharedWith: string[]; isPublic: boolean },
+) {
+  if (input.sharedWith.length === 0 && !input.isPublic) {
+    throw new Invalid('Enter an address to share with, or make the task public.', [
+      { path: ['sharedWith'], message: 'Enter an address to share with, or make the task public.' },
+    ])
+  }
+  const { task } = await getTask(db, actor, input.taskId)
+  return updateTask(db, actor, task.id, {
+    ...(input.sharedWith.length > 0
+      ? { sharedWith: [...new Set([...task.sharedWith, ...input.sharedWith])] }
+      : {}),
+    ...(input.isPublic ? { isPublic: true } : {}),
+  })
 }
