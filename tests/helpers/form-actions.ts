@@ -12,6 +12,7 @@ import * as resetPassword from '~/routes/email/reset-password'
 import * as verifyEmail from '~/routes/email/verify-email'
 import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
+import * as onboarding from '~/routes/onboarding'
 import * as theme from '~/routes/resources/theme'
 import * as settings from '~/routes/settings'
 import * as support from '~/routes/support'
@@ -119,6 +120,21 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     examples: [
       { intent: 'mark-read', notificationId: 'no-such-notification' },
       { intent: 'mark-all-read', upTo: '2026-01-01T00:00:00.000Z' },
+    ],
+  }),
+  route({
+    file: 'routes/onboarding.tsx',
+    action: onboarding.action,
+    targets: [at('/onboarding'), at('/onboarding?step=share')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'profile', name: 'A New Name', image: 'https://example.test/me.png' },
+      { intent: 'task', text: 'My first task', priority: 'high' },
+      { intent: 'share', taskId: '$ownTask', sharedWith: '$othersEmail', isPublic: 'on' },
+      { intent: 'share', taskId: '$othersTask', isPublic: 'on' },
+      { intent: 'skip', step: 'share' },
+      { intent: 'finish' },
     ],
   }),
   route({
