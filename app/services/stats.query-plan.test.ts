@@ -62,9 +62,9 @@ describe('query plans', () => {
       const plan = await planOf(statement)
       const scans = plan.filter((step) => /^SCAN (tasks|t|c)\b/.test(step))
       expect({ statement, scans }).toEqual({ statement, scans: [] })
-      expect(plan.some((step) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(step))).toBe(
-        true,
-      )
+      expect(
+        plan.some((step) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(step)),
+      ).toBe(true)
     }
   })
 })

@@ -166,9 +166,8 @@ async function completionsByDay(
 ): Promise<DayCount[]> {
   const days: LocalDate[] = []
   for (let day = first; isoDate(day) <= isoDate(last); day = addDays(day, 1)) days.push(day)
-  const bounds = days.map(
-    (day, i) => sql`(${i}, ${startOfDay(day, timeZone)}, ${startOfDay(addDays(day, 1), timeZone)})`,
-  )
+  const starts = [...days, addDays(last, 1)].map((day) => startOfDay(day, timeZone))
+  const bounds = days.map((_, i) => sql`(${i}, ${starts[i]}, ${starts[i + 1]})`)
   const rows = await db.all<{ i: number; completed: number; hours: number }>(sql`
     WITH days(i, starts, ends) AS (VALUES ${sql.join(bounds, sql`, `)})
     SELECT days.i AS i, count(t.id) AS completed, coalesce(sum(t.hrs), 0) AS hours

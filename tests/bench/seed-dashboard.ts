@@ -26,7 +26,11 @@ if (!file) throw new Error('usage: seed-dashboard.ts <database file>')
 const db = openDatabase({ url: `file:${file}` })
 await migrateDatabase(db)
 
-const person = await createUser(db, { name: 'Ada Lovelace', email: 'ada@example.test', onboardedAt: new Date() })
+const person = await createUser(db, {
+  name: 'Ada Lovelace',
+  email: 'ada@example.test',
+  onboardedAt: new Date(),
+})
 const others = []
 for (let i = 0; i < OTHER_PEOPLE; i++) {
   others.push(await createUser(db, { email: `person${i}@example.test`, onboardedAt: new Date() }))
@@ -64,8 +68,14 @@ await db.transaction(async (tx) => {
     await tx.insert(tasks).values(rows.slice(start, start + BATCH))
   }
   const shares = [
-    ...Array.from({ length: SHARED_WITH_PERSON }, (_, i) => ({ taskId: `t${OWN_TASKS + i * 7}`, email: person.email })),
-    ...Array.from({ length: 200 }, (_, i) => ({ taskId: `t${i * 20}`, email: others[i % OTHER_PEOPLE]?.email ?? '' })),
+    ...Array.from({ length: SHARED_WITH_PERSON }, (_, i) => ({
+      taskId: `t${OWN_TASKS + i * 7}`,
+      email: person.email,
+    })),
+    ...Array.from({ length: 200 }, (_, i) => ({
+      taskId: `t${i * 20}`,
+      email: others[i % OTHER_PEOPLE]?.email ?? '',
+    })),
   ]
   for (let start = 0; start < shares.length; start += BATCH) {
     await tx.insert(taskShares).values(shares.slice(start, start + BATCH))
