@@ -9,13 +9,15 @@ import { sql } from 'drizzle-orm'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { openDatabase } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
-import { type NewTask, taskShares, tasks } from '~/db/schema'
+import { taskShares, tasks } from '~/db/schema'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { createSession } from '~/services/sessions.server'
 import { createUser } from '../helpers/factories'
 
 export const TOTAL_TASKS = 100_000
 export const OWN_TASKS = 5_000
+type NewTask = typeof tasks.$inferInsert
+
 const OTHER_PEOPLE = 95
 const SHARED_WITH_PERSON = 300
 const BATCH = 500
@@ -31,7 +33,7 @@ const person = await createUser(db, {
   email: 'ada@example.test',
   onboardedAt: new Date(),
 })
-const others = []
+const others: { id: string; email: string }[] = []
 for (let i = 0; i < OTHER_PEOPLE; i++) {
   others.push(await createUser(db, { email: `person${i}@example.test`, onboardedAt: new Date() }))
 }
