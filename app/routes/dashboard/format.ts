@@ -7,8 +7,9 @@ export function shortDate(isoDate: string | undefined) {
   return shortDates.format(new Date(Date.UTC(year, month - 1, day)))
 }
 
-/** "3.5 h", "2 days": a duration in the unit a person would say it in. */
+/** "under an hour", "3.5 h", "2 days": a duration in the unit a person would say it in. */
 export function formatHours(hours: number) {
+  if (hours < 1) return 'under an hour'
   if (hours < 48) return `${hours} h`
   return `${Math.round(hours / 24)} days`
 }

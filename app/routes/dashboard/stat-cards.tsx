@@ -1,9 +1,20 @@
 import type { ProductivityInsights, TaskStats, TaskTotals } from '~/services/stats.server'
+import { cn } from '~/utils/cn'
 import { formatHours, plural } from './format'
 
-function Stat({ label, value, detail }: { label: string; value: string; detail?: string }) {
+function Stat({
+  label,
+  value,
+  detail,
+  className,
+}: {
+  label: string
+  value: string
+  detail?: string
+  className?: string
+}) {
   return (
-    <div className="rounded-lg border bg-card p-5">
+    <div className={cn('rounded-lg border bg-card p-5', className)}>
       <dt className="text-sm text-muted-foreground">{label}</dt>
       <dd className="mt-1 text-3xl font-semibold tabular-nums">{value}</dd>
       {detail ? <dd className="mt-1 text-sm text-muted-foreground">{detail}</dd> : null}
@@ -38,6 +49,7 @@ export function StatCards({ stats, insights }: { stats: TaskStats; insights: Pro
         detail={own.subtasks.total === 0 ? 'no subtasks yet' : undefined}
       />
       <Stat
+        className="col-span-2 lg:col-span-1"
         label="Completed this week"
         value={String(insights.completedThisWeek)}
         detail={changeText(insights.weekOverWeekChange)}
