@@ -45,10 +45,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-10">
       <header>
-        <h1 className="text-2xl font-semibold">Dashboard</h1>
-        <p className="mt-1 text-muted-foreground">
-          Welcome back{user.name ? `, ${user.name}` : ''}. {insights.summary}
-        </p>
+        <h1 className="text-2xl font-semibold">Welcome back{user.name ? `, ${user.name}` : ''}</h1>
+        <p className="mt-1 text-muted-foreground">{insights.summary}</p>
       </header>
 
       {onboarding.isFinished ? null : <OnboardingChecklist checklist={onboarding.checklist} />}

@@ -58,7 +58,7 @@ test('sign up → guided to onboarding → skip it to the dashboard → Sign Out
   await expect(page.getByRole('heading', { name: 'Confirm your name and avatar' })).toBeVisible()
   await page.getByRole('button', { name: 'Skip setup' }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
-  await expect(page.getByText(`Welcome back, ${name}.`)).toBeVisible()
+  await expect(page.getByRole('heading', { name: `Welcome back, ${name}` })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'No tasks yet' })).toBeVisible()
   // Not verified yet: the banner asks for it.
   await expect(page.getByRole('complementary', { name: 'E-mail verification' })).toBeVisible()

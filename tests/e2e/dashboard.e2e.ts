@@ -15,6 +15,9 @@ import { uniqueAddress, uniqueTitle } from './unique'
 
 const SCRYPT_WAIT = { timeout: 30_000 }
 
+// The browser's own zone, which its boot script reports to the server (with JavaScript).
+test.use({ timezoneId: 'America/New_York' })
+
 /** A stat card's value: the `dd` right after its `dt` (the cards come before any other list). */
 function stat(page: Page, label: string) {
   return page
@@ -75,8 +78,10 @@ test('a new person is guided to a first shared task, and the dashboard counts wh
   await expect(main.getByRole('link', { name: 'Docs' })).toHaveAttribute('href', '/docs')
   await page.getByRole('button', { name: 'Go to my dashboard' }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
-  await expect(page.getByText('Welcome back, Ada Newcomer.')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Welcome back, Ada Newcomer' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Get started' })).toHaveCount(0)
+  const zone = javaScriptEnabled ? 'America/New_York' : 'UTC'
+  await expect(page.getByText(`Days and weeks in ${zone}, from Monday.`)).toBeVisible()
 
   // Finished onboarding is not offered again.
   await page.goto('/onboarding')
