@@ -5,7 +5,8 @@ import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { CheckboxField, ErrorList, Field, SelectField, TextareaField } from '~/components/forms'
+import { CheckboxField, ErrorList, Field, SelectField } from '~/components/forms'
+import { ShareWithField } from '~/components/task-form'
 import { Button, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { PRIORITIES } from '~/domain/constants'
@@ -256,13 +257,7 @@ function ShareStep({
       </p>
       <input type="hidden" name="taskId" value={task.id} />
       <ErrorList id={form.errorId} errors={form.errors} />
-      <TextareaField
-        label="Share with (e-mail addresses)"
-        meta={fields.sharedWith}
-        errors={fields.sharedWith.allErrors ? Object.values(fields.sharedWith.allErrors).flat() : undefined}
-        rows={2}
-        placeholder="grace@example.com, alan@example.com"
-      />
+      <ShareWithField meta={fields.sharedWith} />
       {task.isPublic ? (
         <p className="text-sm text-muted-foreground">This task is already public.</p>
       ) : (
