@@ -12,6 +12,7 @@ import {
   getProductivityInsights,
   getTaskStats,
 } from '~/services/stats.server'
+import { useRevalidateWhenStale } from '~/utils/revalidate-when-stale'
 import { timeZoneFrom } from '~/utils/time-zone.server'
 import type { Route } from './+types/dashboard'
 import { shortDate } from './dashboard/format'
@@ -23,7 +24,8 @@ export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Threadwork'
 
 /**
  * Everything the dashboard shows comes from this one loader, so a single revalidation (after a
- * form post, or when a task event arrives) refreshes every number and chart at once.
+ * form post, when a task event arrives, or when the person returns to a tab whose numbers are
+ * over a second old) refreshes every number and chart at once.
  */
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, url)
@@ -40,6 +42,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { user, stats, insights, recentlyCompleted, recentlyCreated, onboarding } = loaderData
+  useRevalidateWhenStale(loaderData)
   const own = stats.own
   const isEmpty = own.total === 0 && own.subtasks.total === 0 && stats.shared.total === 0
   return (

@@ -117,6 +117,39 @@ test('a new person is guided to a first shared task, and the dashboard counts wh
   await expect(days.last()).toHaveText('1')
 })
 
+test('another person’s status change on a shared task shows on the open dashboard, without a reload', async ({
+  newPerson,
+  pageFor,
+  javaScriptEnabled,
+}, testInfo) => {
+  test.skip(!javaScriptEnabled, 'without JavaScript a page changes only when it is loaded again')
+  const [owner, colleague] = await Promise.all([newPerson('Hal'), newPerson('Ivy')])
+  const { id } = await createTaskThroughApi(owner, {
+    text: uniqueTitle('Proofread the release notes', testInfo.project.name),
+    sharedWith: [colleague.email],
+  })
+  const page = await pageFor(owner)
+  await page.goto('/dashboard')
+  await expect(stat(page, 'Completion rate')).toHaveText('0%')
+  // Marks the document: a reload would lose it.
+  await page.evaluate(() => document.body.setAttribute('data-loaded-once', ''))
+
+  const token = await colleague.client.csrf()
+  const changed = await colleague.client.post(
+    '/api/rpc/task/setStatus',
+    { json: { json: { taskId: id, status: 'Completed' } } },
+    { 'x-csrf-token': token },
+  )
+  expect(changed.status).toBe(200)
+  // The person comes back to the tab (its numbers are more than a second old by now).
+  await page.waitForTimeout(1100)
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+
+  await expect(stat(page, 'Completion rate')).toHaveText('100%')
+  await expect(chartCell(page, 'Tasks by status', 'Done')).toHaveText('1')
+  await expect(page.locator('body[data-loaded-once]')).toHaveCount(1)
+})
+
 test.describe('dashboard and onboarding: no serious or critical accessibility violations', () => {
   skipWithoutJavaScript()
   test.describe.configure({ timeout: 120_000 })
