@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { taskShares, tasks } from '~/db/schema'
+import { tasks } from '~/db/schema'
 import { PRIORITIES, type Priority, STATUSES, type Status } from '~/domain/constants'
 import {
   addDays,
@@ -12,7 +12,7 @@ import {
   weekdayOf,
 } from '~/utils/calendar'
 import type { SessionUser } from './session-user'
-import { findLatestOwnTask } from './tasks.server'
+import { findLatestOwnTask, sharedWithViewerSql } from './tasks.server'
 
 /**
  * What the dashboard tells a person about their work, computed by SQL aggregates over index
@@ -82,36 +82,28 @@ function toTotals(row: Record<string, unknown> | undefined): TaskTotals {
   }
 }
 
-/** Shares reach a person through their verified address only (docs/product-rules.md §1). */
-function sharedWithActorSql(actor: Actor): SQL | null {
-  if (!actor.emailVerified) return null
-  return sql`${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${actor.email.toLowerCase()})`
-}
-
 /** task.getTaskStats */
 export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStats> {
   const ownTopLevel = and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))
   const ownSubtasks = and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))
-  const shared = sharedWithActorSql(actor)
-  const [[own], [subtasks], sharedRows] = await Promise.all([
+  const [[own], [subtasks], [shared]] = await Promise.all([
     db.select(totalsColumns()).from(tasks).where(ownTopLevel),
     db
       .select({ total: sql<number>`count(*)`, done: sql<number>`coalesce(sum(${isCompleted}), 0)` })
       .from(tasks)
       .where(ownSubtasks),
-    shared
-      ? db
-          .select(totalsColumns())
-          .from(tasks)
-          .where(and(shared, sql`${tasks.userId} <> ${actor.id}`))
-      : Promise.resolve([]),
+    // Shares reach a person through their verified address only (docs/product-rules.md §1).
+    db
+      .select(totalsColumns())
+      .from(tasks)
+      .where(and(sharedWithViewerSql(actor), sql`${tasks.userId} <> ${actor.id}`)),
   ])
   return {
     own: {
       ...toTotals(own),
       subtasks: { done: Number(subtasks?.done ?? 0), total: Number(subtasks?.total ?? 0) },
     },
-    shared: toTotals(sharedRows[0]),
+    shared: toTotals(shared),
   }
 }
 

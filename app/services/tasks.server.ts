@@ -178,7 +178,8 @@ function filtersSql(filters: TaskFilters) {
   )
 }
 
-function sharedWithViewerSql(viewer: Viewer) {
+/** Tasks shared with the viewer's verified address, as a condition on `tasks` (the dashboard counts them too). */
+export function sharedWithViewerSql(viewer: Viewer) {
   const email = shareEmail(viewer)
   if (!email) return sql`0`
   return inArray(tasks.id, sharedTaskIdsSql(email))
