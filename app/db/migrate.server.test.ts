@@ -62,7 +62,7 @@ describe('migrations', () => {
 
   test('report the schema current once applied, and are safe to run again', async () => {
     expect(await migrationStatus(database())).toEqual({
-      expected: '0001_mention_inbox_and_emails',
+      expected: '0002_dashboard',
       isCurrent: true,
     })
     await migrateDatabase(database())
@@ -76,7 +76,7 @@ describe('migrations', () => {
     test('migrationStatus says migrations are pending', async () => {
       scratch = await openScratchDatabase()
       expect(await migrationStatus(scratch.db)).toEqual({
-        expected: '0001_mention_inbox_and_emails',
+        expected: '0002_dashboard',
         isCurrent: false,
       })
     })

@@ -17,7 +17,7 @@ describe('/tss loader', () => {
     expect(headers.get('Cache-Control')).toBe('no-store')
     expect(data.status).toBe('ok')
     expect(data.database.reachable).toBe(true)
-    expect(data.migrations).toEqual({ isCurrent: true, expected: '0001_mention_inbox_and_emails' })
+    expect(data.migrations).toEqual({ isCurrent: true, expected: '0002_dashboard' })
   })
 
   test('reports a degraded instance with 503 so monitors notice', async () => {

@@ -12,7 +12,7 @@ describe('checkHealth', () => {
       status: 'ok',
       version: packageJson.version,
       database: { reachable: true },
-      migrations: { isCurrent: true, expected: '0001_mention_inbox_and_emails' },
+      migrations: { isCurrent: true, expected: '0002_dashboard' },
     })
     expect(health.database.latencyMs).toBeGreaterThanOrEqual(0)
     expect(health.database.error).toBeUndefined()
