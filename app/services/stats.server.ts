@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { PRIORITIES, type Priority, STATUSES, type Status } from '~/domain/constants'
@@ -42,66 +42,66 @@ export type TaskStats = {
   shared: TaskTotals
 }
 
-const isCompleted = sql`${tasks.status} = 'Completed'`
+type Group = { status: Status; priority: Priority; count: number; hours: number }
 
-/** The aggregates one scope needs, in one pass over its index range. */
-function totalsColumns() {
-  return {
-    total: sql<number>`count(*)`,
-    ...Object.fromEntries(
-      STATUSES.map((status) => [
-        `status:${status}`,
-        sql<number>`coalesce(sum(${tasks.status} = ${status}), 0)`,
-      ]),
-    ),
-    ...Object.fromEntries(
-      PRIORITIES.map((priority) => [
-        `priority:${priority}`,
-        sql<number>`coalesce(sum(${tasks.priority} = ${priority}), 0)`,
-      ]),
-    ),
-    hoursPlanned: sql<number>`coalesce(sum(${tasks.hrs}), 0)`,
-    hoursCompleted: sql<number>`coalesce(sum(CASE WHEN ${isCompleted} THEN ${tasks.hrs} ELSE 0 END), 0)`,
-  }
+/**
+ * A scope's tasks in groups of (status, priority): at most nine rows, which the covering index
+ * hands over already in order, so SQLite only counts (conditional sums over every row cost
+ * several times as much). The totals are added up from the groups.
+ */
+function selectGroups(db: Database, where: SQL | undefined): Promise<Group[]> {
+  return db
+    .select({
+      status: tasks.status,
+      priority: tasks.priority,
+      count: sql<number>`count(*)`,
+      hours: sql<number>`sum(${tasks.hrs})`,
+    })
+    .from(tasks)
+    .where(where)
+    .groupBy(tasks.status, tasks.priority)
 }
 
-function toTotals(row: Record<string, unknown> | undefined): TaskTotals {
-  const number = (key: string) => Number(row?.[key] ?? 0)
-  const total = number('total')
-  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, number(`status:${status}`)]))
+function toTotals(groups: Group[]): TaskTotals {
+  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as TaskTotals['byStatus']
   const byPriority = Object.fromEntries(
-    PRIORITIES.map((priority) => [priority, number(`priority:${priority}`)]),
-  )
+    PRIORITIES.map((priority) => [priority, 0]),
+  ) as TaskTotals['byPriority']
+  let total = 0
+  let hoursPlanned = 0
+  let hoursCompleted = 0
+  for (const group of groups) {
+    const count = Number(group.count)
+    const hours = Number(group.hours)
+    total += count
+    byStatus[group.status] += count
+    byPriority[group.priority] += count
+    hoursPlanned += hours
+    if (group.status === 'Completed') hoursCompleted += hours
+  }
   return {
     total,
-    byStatus: byStatus as TaskTotals['byStatus'],
-    byPriority: byPriority as TaskTotals['byPriority'],
-    hoursPlanned: number('hoursPlanned'),
-    hoursCompleted: number('hoursCompleted'),
-    completionRate: total === 0 ? 0 : Math.round((number('status:Completed') / total) * 100),
+    byStatus,
+    byPriority,
+    hoursPlanned,
+    hoursCompleted,
+    completionRate: total === 0 ? 0 : Math.round((byStatus.Completed / total) * 100),
   }
 }
 
 /** task.getTaskStats */
 export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStats> {
-  const ownTopLevel = and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))
-  const ownSubtasks = and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))
-  const [[own], [subtasks], [shared]] = await Promise.all([
-    db.select(totalsColumns()).from(tasks).where(ownTopLevel),
-    db
-      .select({ total: sql<number>`count(*)`, done: sql<number>`coalesce(sum(${isCompleted}), 0)` })
-      .from(tasks)
-      .where(ownSubtasks),
+  const [own, subtasks, shared] = await Promise.all([
+    selectGroups(db, and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))),
+    selectGroups(db, and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))),
     // Shares reach a person through their verified address only (docs/product-rules.md §1).
-    db
-      .select(totalsColumns())
-      .from(tasks)
-      .where(and(sharedWithViewerSql(actor), sql`${tasks.userId} <> ${actor.id}`)),
+    selectGroups(db, and(sharedWithViewerSql(actor), sql`${tasks.userId} <> ${actor.id}`)),
   ])
+  const subtaskTotals = toTotals(subtasks)
   return {
     own: {
       ...toTotals(own),
-      subtasks: { done: Number(subtasks?.done ?? 0), total: Number(subtasks?.total ?? 0) },
+      subtasks: { done: subtaskTotals.byStatus.Completed, total: subtaskTotals.total },
     },
     shared: toTotals(shared),
   }

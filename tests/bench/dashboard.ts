@@ -8,10 +8,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { freePort, rawRequest, runNode, startServer, stopServer } from './processes'
+import { cpuTimeMs, freePort, rawRequest, runNode, startServer, stopServer } from './processes'
 
 const SECONDS = 3
 const P99_BUDGET_MS = 20
@@ -52,15 +52,23 @@ async function main() {
       for (const connections of [1, 32]) {
         // A second of warm-up, so the figures are of a warm server and a warm page cache.
         await autocannon({ url: `http://127.0.0.1:${port}${target.path}`, connections, duration: 1, headers })
+        const cpuBefore = cpuTimeMs(server.child)
         const result = await autocannon({
           url: `http://127.0.0.1:${port}${target.path}`,
           connections,
           duration: SECONDS,
           headers,
         })
+        const cpuAfter = cpuTimeMs(server.child)
         const failures = result.non2xx + result.errors
+        // The server's CPU time per request still compares runs when other work on the machine
+        // makes latencies swing.
+        const cpu =
+          cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+            ? ''
+            : `  ${((cpuAfter - cpuBefore) / result.requests.total).toFixed(2)} ms CPU/req`
         rows.push(
-          `${target.label.padEnd(28)} ${String(connections).padStart(3)} conn  p50 ${result.latency.p50.toFixed(1).padStart(6)} ms  p99 ${result.latency.p99.toFixed(1).padStart(6)} ms  ${Math.round(result.requests.average).toLocaleString('en-US').padStart(6)} req/s${failures ? `  ${failures} failed` : ''}`,
+          `${target.label.padEnd(28)} ${String(connections).padStart(3)} conn  p50 ${result.latency.p50.toFixed(1).padStart(6)} ms  p99 ${result.latency.p99.toFixed(1).padStart(6)} ms  ${Math.round(result.requests.average).toLocaleString('en-US').padStart(6)} req/s${cpu}${failures ? `  ${failures} failed` : ''}`,
         )
         if (target.path.includes('getTaskStats') && connections === 1) {
           const pass = result.latency.p99 < P99_BUDGET_MS && failures === 0
@@ -71,6 +79,9 @@ async function main() {
     console.log('\nDashboard with 100,000 tasks (5,000 of them the person’s):')
     for (const row of rows) console.log(`  ${row}`)
     console.log(`\n${verdict}`)
+    console.log(
+      `Load average while measuring: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
+    )
   } finally {
     await stopServer(server)
     rmSync(work, { recursive: true, force: true })
