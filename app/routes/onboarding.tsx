@@ -19,6 +19,7 @@ import { nextStep, ONBOARDING_STEPS, type OnboardingStep } from '~/services/onbo
 import { TaskFieldsSchema } from '~/services/task-schemas'
 import { createTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
+import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import type { z } from '~/utils/zod'
@@ -123,7 +124,7 @@ export default function Onboarding({ loaderData, actionData }: Route.ComponentPr
                 <Link
                   to={stepUrl(each)}
                   aria-current={each === step ? 'step' : undefined}
-                  className={`block h-1.5 rounded-full ${position <= index ? 'bg-primary' : 'bg-muted'}`}
+                  className={cn('block h-1.5 rounded-full', position <= index ? 'bg-primary' : 'bg-muted')}
                 >
                   <span className="sr-only">
                     Step {position + 1}: {STEP_TITLES[each]}
@@ -148,9 +149,7 @@ export default function Onboarding({ loaderData, actionData }: Route.ComponentPr
       </section>
 
       <div className="flex flex-wrap items-center justify-between gap-3">
-        {step === 'explore' ? (
-          <span />
-        ) : (
+        {step === 'explore' ? null : (
           <ActionForm intent="skip">
             <input type="hidden" name="step" value={step} />
             <Button type="submit" variant="ghost">
@@ -158,7 +157,7 @@ export default function Onboarding({ loaderData, actionData }: Route.ComponentPr
             </Button>
           </ActionForm>
         )}
-        <ActionForm intent="finish">
+        <ActionForm intent="finish" className="ml-auto">
           <Button type="submit" variant={step === 'explore' ? 'default' : 'link'}>
             {step === 'explore' ? 'Go to my dashboard' : 'Skip setup'}
           </Button>
