@@ -21,6 +21,7 @@ import { createTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
+import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
 import type { z } from '~/utils/zod'
 import type { Route } from './+types/onboarding'
@@ -103,9 +104,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 type ActionData = Route.ComponentProps['actionData']
-function resultFor(actionData: ActionData, intent: string) {
-  return actionData && actionData.intent === intent && actionData.result ? actionData.result : undefined
-}
 
 export default function Onboarding({ loaderData, actionData }: Route.ComponentProps) {
   const { step, account, onboarding } = loaderData
@@ -167,7 +165,7 @@ export default function Onboarding({ loaderData, actionData }: Route.ComponentPr
   )
 }
 
-type StepResult = ReturnType<typeof resultFor>
+type StepResult = NonNullable<ActionData>['result'] | undefined
 
 function ProfileStep({
   account,

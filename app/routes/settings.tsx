@@ -29,6 +29,7 @@ import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/menti
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
+import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
@@ -142,9 +143,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 type ActionData = Route.ComponentProps['actionData']
-function resultFor(actionData: ActionData, intent: string) {
-  return actionData && actionData.intent === intent && actionData.result ? actionData.result : undefined
-}
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { account, sessions, emailOnMention } = loaderData
