@@ -64,7 +64,7 @@ describe('the steps, as plain form posts', () => {
     })
     const [task] = await db.select().from(tasks).where(eq(tasks.userId, person.id))
     expect(task).toMatchObject({ text: 'Write the first program', priority: 'high', status: 'Not Started' })
-    expect((await page('/onboarding?step=share')).data.onboarding.firstTask?.id).toBe(task?.id)
+    expect((await page('/onboarding?step=share')).data.onboarding.taskToShare?.id).toBe(task?.id)
 
     const shared = await post({
       intent: 'share',

@@ -140,7 +140,7 @@ export default function Onboarding({ loaderData, actionData }: Route.ComponentPr
         ) : step === 'task' ? (
           <TaskStep result={resultFor(actionData, 'task')} />
         ) : step === 'share' ? (
-          <ShareStep task={onboarding.firstTask} result={resultFor(actionData, 'share')} />
+          <ShareStep task={onboarding.taskToShare} result={resultFor(actionData, 'share')} />
         ) : (
           <ExploreStep />
         )}

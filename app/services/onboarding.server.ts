@@ -17,7 +17,7 @@ export type Onboarding = {
   /** Each step's item on the checklist: done or not. */
   checklist: { profile: boolean; task: boolean; share: boolean }
   /** The task the share step offers: the person's newest top-level task, or null. */
-  firstTask: { id: string; text: string; isPublic: boolean } | null
+  taskToShare: { id: string; text: string; isPublic: boolean } | null
 }
 
 export async function getOnboarding(db: Database, actor: Pick<SessionUser, 'id'>): Promise<Onboarding> {
@@ -52,7 +52,7 @@ export async function getOnboarding(db: Database, actor: Pick<SessionUser, 'id'>
       task: newest !== undefined,
       share: shared !== undefined,
     },
-    firstTask: newest ?? null,
+    taskToShare: newest ?? null,
   }
 }
 
