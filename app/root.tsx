@@ -33,6 +33,7 @@ import { getTaskDetails } from '~/services/tasks.server'
 import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
 import { readToast } from '~/toast.server'
+import { timeZoneBootScript } from '~/utils/calendar'
 import type { Route } from './+types/root'
 import './app.css'
 
@@ -120,6 +121,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* Before first paint, so a stored or system theme never flashes. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, nonce-guarded */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, nonce-guarded */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: timeZoneBootScript }} />
         <Meta />
         <Links />
         {analytics ? (

@@ -48,6 +48,7 @@ export default [
 
   // Signed-in pages (each redirects visitors to /login?redirect=<path>)
   route('dashboard', 'routes/dashboard.tsx'),
+  route('onboarding', 'routes/onboarding.tsx'),
   route('task', 'routes/tasks/index.tsx'),
   route('task/actions', 'routes/tasks/actions.tsx'),
   route('task/comments', 'routes/tasks/comments.tsx'),

@@ -8,6 +8,22 @@ import {
 } from '~/components/forms'
 import type { TaskView } from '~/services/tasks.server'
 
+/**
+ * Whom a new task is shared with: addresses separated by commas or lines. The addresses are a
+ * list, so their errors belong to its items and are gathered here.
+ */
+export function ShareWithField({ meta }: { meta: FieldMeta & { allErrors?: Record<string, string[]> } }) {
+  return (
+    <TextareaField
+      label="Share with (e-mail addresses)"
+      meta={meta}
+      errors={meta.allErrors ? Object.values(meta.allErrors).flat() : undefined}
+      rows={2}
+      placeholder="grace@example.com, alan@example.com"
+    />
+  )
+}
+
 /** The fields a task is created and edited with. */
 export type TaskFormFields = Record<'text' | 'details' | 'refLink' | 'priority' | 'status' | 'hrs', FieldMeta>
 

@@ -142,7 +142,10 @@ export const tasks = sqliteTable(
   (t) => [
     index('tasks_user_created_idx').on(t.userId, t.createdAt),
     index('tasks_user_status_idx').on(t.userId, t.status),
-    index('tasks_user_completed_idx').on(t.userId, t.completedAt),
+    // The dashboard's aggregates read only these (app/services/stats.server.ts): its per-person
+    // totals and its completions by day never touch the table's rows.
+    index('tasks_user_completed_idx').on(t.userId, t.completedAt, t.parentTaskId, t.hrs, t.createdAt),
+    index('tasks_user_stats_idx').on(t.userId, t.parentTaskId, t.status, t.priority, t.hrs),
     index('tasks_public_created_idx').on(t.isPublic, t.createdAt).where(sql`${t.isPublic} = 1`),
     index('tasks_parent_idx').on(t.parentTaskId),
     check('tasks_hrs_range', sql`${t.hrs} BETWEEN 1 AND 8`),

@@ -15,6 +15,12 @@ import {
 import { checkHealth } from '~/services/health.server'
 import { mentionableUsers } from '~/services/mentions.server'
 import { listUnreadMentions, markNotificationRead } from '~/services/notifications.server'
+import {
+  getMostRecentCompleted,
+  getMostRecentCreated,
+  getProductivityInsights,
+  getTaskStats,
+} from '~/services/stats.server'
 import { ShareEmailsSchema, StatusSchema, TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import {
   createTask,
@@ -25,6 +31,7 @@ import {
   shareTask,
   updateTask,
 } from '~/services/tasks.server'
+import { timeZoneFrom } from '~/utils/time-zone.server'
 import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'
 
@@ -70,6 +77,13 @@ export const router = {
     getTaskUsers: read
       .input(TaskId)
       .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),
+    // The dashboard's reads. Weeks follow the caller's time zone, from the `tz` cookie (else UTC).
+    getTaskStats: read.handler(({ context }) => getTaskStats(context.db, context.user)),
+    getProductivityInsights: read.handler(({ context }) =>
+      getProductivityInsights(context.db, context.user, { timeZone: timeZoneFrom(context.headers) }),
+    ),
+    getMostRecentCompleted: read.handler(({ context }) => getMostRecentCompleted(context.db, context.user)),
+    getMostRecentCreated: read.handler(({ context }) => getMostRecentCreated(context.db, context.user)),
   },
 
   comments: {

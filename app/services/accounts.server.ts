@@ -125,9 +125,12 @@ export type OAuthProfile = {
  * address is linked only when the provider vouches for the address AND the account's own address
  * is verified — an account registered with an unverified address is never handed over (its real
  * owner can take it back through "forgot password", which proves the address). With no account,
- * a new one is created, verified when the provider says so.
+ * a new one is created, verified when the provider says so (`isNewAccount`: it goes to onboarding).
  */
-export async function signInWithOAuth(db: Database, profile: OAuthProfile): Promise<SessionUser> {
+export async function signInWithOAuth(
+  db: Database,
+  profile: OAuthProfile,
+): Promise<SessionUser & { isNewAccount: boolean }> {
   const [linked] = await db
     .select({ user: users })
     .from(accounts)
@@ -136,7 +139,7 @@ export async function signInWithOAuth(db: Database, profile: OAuthProfile): Prom
       and(eq(accounts.provider, profile.provider), eq(accounts.providerAccountId, profile.providerAccountId)),
     )
     .limit(1)
-  if (linked) return toSessionUser(linked.user)
+  if (linked) return { ...toSessionUser(linked.user), isNewAccount: false }
 
   const email = profile.email?.trim().toLowerCase()
   if (!email)
@@ -159,7 +162,7 @@ export async function signInWithOAuth(db: Database, profile: OAuthProfile): Prom
       provider: profile.provider,
       providerAccountId: profile.providerAccountId,
     })
-    return toSessionUser(existing)
+    return { ...toSessionUser(existing), isNewAccount: false }
   }
 
   return db.transaction(async (tx) => {
@@ -177,7 +180,7 @@ export async function signInWithOAuth(db: Database, profile: OAuthProfile): Prom
       .insert(accounts)
       .values({ userId: user.id, provider: profile.provider, providerAccountId: profile.providerAccountId })
     if (!user.emailVerifiedAt) await queueVerificationEmail(tx, user)
-    return toSessionUser(user)
+    return { ...toSessionUser(user), isNewAccount: true }
   })
 }
 

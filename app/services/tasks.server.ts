@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { type Task, taskShares, tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
@@ -184,7 +184,8 @@ function filtersSql(filters: TaskFilters) {
   )
 }
 
-function sharedWithViewerSql(viewer: Viewer) {
+/** Tasks shared with the viewer's verified address, as a condition on `tasks` (the dashboard counts them too). */
+export function sharedWithViewerSql(viewer: Viewer) {
   const email = shareEmail(viewer)
   if (!email) return sql`0`
   return inArray(tasks.id, sharedTaskIdsSql(email))
@@ -262,6 +263,26 @@ export function visibleToSql(viewer: Viewer): SQL {
 export async function listVisibleTasks(db: Database, viewer: NonNullable<Viewer>) {
   const rows = await selectTaskViews(db, viewer, visibleToSql(viewer)).orderBy(desc(tasks.createdAt))
   return rows.map((row) => toView(row, viewer))
+}
+
+/**
+ * The viewer's own task completed last, or created last (a subtask counts: it opens in the modal
+ * like any task), as the list shows it; null when there is none. Both orders ride an index.
+ */
+export async function findLatestOwnTask(
+  db: Database,
+  viewer: NonNullable<Viewer>,
+  by: 'completed' | 'created',
+) {
+  const [row] =
+    by === 'completed'
+      ? await selectTaskViews(db, viewer, and(eq(tasks.userId, viewer.id), isNotNull(tasks.completedAt)))
+          .orderBy(desc(tasks.completedAt), desc(tasks.id))
+          .limit(1)
+      : await selectTaskViews(db, viewer, eq(tasks.userId, viewer.id))
+          .orderBy(desc(tasks.createdAt), desc(tasks.id))
+          .limit(1)
+  return row ? toView(row, viewer) : null
 }
 
 // ── Changing ────────────────────────────────────────────────────────────────

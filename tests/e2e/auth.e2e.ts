@@ -41,7 +41,7 @@ async function submitSettings(page: Page, button: Locator) {
   await page.waitForLoadState()
 }
 
-test('sign up → signed in on the dashboard → Sign Out from the account menu → sign in again, back to /settings', async ({
+test('sign up → guided to onboarding → skip it to the dashboard → Sign Out from the account menu → sign in again, back to /settings', async ({
   page,
   context,
 }, testInfo) => {
@@ -54,9 +54,12 @@ test('sign up → signed in on the dashboard → Sign Out from the account menu 
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Create account' }).click()
 
-  await expect(page).toHaveURL(/\/dashboard$/, SCRYPT_WAIT)
+  await expect(page).toHaveURL(/\/onboarding$/, SCRYPT_WAIT)
+  await expect(page.getByRole('heading', { name: 'Confirm your name and avatar' })).toBeVisible()
+  await page.getByRole('button', { name: 'Skip setup' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByRole('heading', { name: `Welcome back, ${name}` })).toBeVisible()
-  await expect(page.getByText('You have no tasks yet.')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No tasks yet' })).toBeVisible()
   // Not verified yet: the banner asks for it.
   await expect(page.getByRole('complementary', { name: 'E-mail verification' })).toBeVisible()
   const session = (await context.cookies()).find((cookie) => cookie.name === 'tw_session')

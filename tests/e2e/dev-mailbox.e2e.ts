@@ -66,7 +66,7 @@ test('shows a sign-up e-mail: its HTML rendered in a sandboxed frame, its link c
   await page.getByLabel('Password').fill('a long enough password')
   await page.getByRole('button', { name: 'Create account' }).click()
   // Hashing the password is slow by design, and two app servers share two small cores here.
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 })
+  await expect(page).toHaveURL(/\/onboarding$/, { timeout: 30_000 })
 
   const response = await page.goto(`${origin}/dev/mailbox`)
   expect(response?.headers()['content-security-policy']).toContain("default-src 'self'")

@@ -43,15 +43,18 @@ function watchCsp(page: Page) {
 
 // The sign-in page's buttons, as a visitor uses them.
 for (const { provider, label } of PROVIDERS) {
-  test(`'Continue with ${label}' on /login ends signed in on /dashboard`, async ({ page, context }) => {
+  test(`'Continue with ${label}' on /login ends signed in, a new account on /onboarding`, async ({
+    page,
+    context,
+  }) => {
     const who = await signedInAtProvider(context, provider)
     const violations = watchCsp(page)
 
     await page.goto('/login')
     await page.getByRole('button', { name: `Continue with ${label}` }).click()
 
-    await expect(page).toHaveURL(/\/dashboard$/)
-    await expect(page.getByRole('heading', { name: `Welcome back, ${who.name}` })).toBeVisible()
+    await expect(page).toHaveURL(/\/onboarding$/)
+    await expect(page.getByLabel('Name')).toHaveValue(who.name ?? '')
     expect(violations).toEqual([])
     const cookies = await context.cookies()
     expect(cookies.find((cookie) => cookie.name === 'tw_session')).toMatchObject({
@@ -73,13 +76,22 @@ test('a protected page sends a visitor through GitHub sign-in and back to it', a
   await expect(page).toHaveURL(/\/settings$/)
 })
 
-test('a sign-in link (GET) works too: Google, then the dashboard', async ({ page, context }) => {
+test('a sign-in link (GET) works too: Google, then onboarding for a new account, the dashboard after', async ({
+  page,
+  context,
+}) => {
   const who = await signedInAtProvider(context, 'google')
 
   await page.goto('/login/google?redirect=%2Fdashboard')
-
+  await expect(page).toHaveURL(/\/onboarding$/)
+  await page.getByRole('button', { name: 'Skip setup' }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByRole('heading', { name: `Welcome back, ${who.name}` })).toBeVisible()
+
+  // Signing in again, the account is not new: straight to the dashboard.
+  await context.clearCookies({ name: 'tw_session' })
+  await page.goto('/login/google?redirect=%2Fdashboard')
+  await expect(page).toHaveURL(/\/dashboard$/)
 })
 
 test('cancelling at the provider explains what happened and leads back to sign in', async ({

@@ -13,6 +13,7 @@ import * as resetPassword from '~/routes/email/reset-password'
 import * as verifyEmail from '~/routes/email/verify-email'
 import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
+import * as onboarding from '~/routes/onboarding'
 import * as checkout from '~/routes/payment/checkout'
 import * as theme from '~/routes/resources/theme'
 import * as savedChat from '~/routes/saved-chats/chat'
@@ -157,6 +158,21 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     needsUser: true,
     reads: 'form',
     examples: [{ intent: 'share', visibility: 'public', emails: '$othersEmail' }],
+  }),
+  route({
+    file: 'routes/onboarding.tsx',
+    action: onboarding.action,
+    targets: [at('/onboarding'), at('/onboarding?step=share')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'profile', name: 'A New Name', image: 'https://example.test/me.png' },
+      { intent: 'task', text: 'My first task', priority: 'high' },
+      { intent: 'share', taskId: '$ownTask', sharedWith: '$othersEmail', isPublic: 'on' },
+      { intent: 'share', taskId: '$othersTask', isPublic: 'on' },
+      { intent: 'skip', step: 'share' },
+      { intent: 'finish' },
+    ],
   }),
   route({
     file: 'routes/settings.tsx',

@@ -38,8 +38,7 @@ describe('/dashboard', () => {
     expect(page.status).toBe(200)
     expect(page.data).toMatchObject({
       user: { id: user.id, name: 'Ada' },
-      byStatus: { 'Not Started': 2, 'In Progress': 0, Completed: 1 },
-      total: 3,
+      stats: { own: { byStatus: { 'Not Started': 2, 'In Progress': 0, Completed: 1 }, total: 3 } },
     })
   })
 
@@ -48,8 +47,7 @@ describe('/dashboard', () => {
     const browser = await signedInBrowser(db, (await createUser(db)).id)
     const page = await callLoader(dashboardLoader, { url: '/dashboard', headers: { Cookie: browser.cookie } })
     expect(page.data).toMatchObject({
-      total: 0,
-      byStatus: { 'Not Started': 0, 'In Progress': 0, Completed: 0 },
+      stats: { own: { total: 0, byStatus: { 'Not Started': 0, 'In Progress': 0, Completed: 0 } } },
     })
   })
 })

@@ -309,10 +309,13 @@ describe('GitHub sign-in round trip', () => {
     logged.mockRestore()
   })
 
-  test('an off-site redirect target is ignored: the person lands on the dashboard', async () => {
-    const result = await roundTrip('github', identity(), 'https://evil.example/phish')
-    expect(result.status).toBe(302)
-    expect(result.location).toBe('/dashboard')
+  test('an off-site redirect target is ignored: a new account lands on onboarding, a returning one on the dashboard', async () => {
+    const who = identity()
+    const first = await roundTrip('github', who, 'https://evil.example/phish')
+    expect(first.status).toBe(302)
+    expect(first.location).toBe('/onboarding')
+    const again = await roundTrip('github', who, 'https://evil.example/phish')
+    expect(again.location).toBe('/dashboard')
   })
 
   test.each([...OFF_SITE_TARGETS, ...ODD_LOCAL_TARGETS])(
@@ -334,7 +337,8 @@ describe('GitHub sign-in round trip', () => {
       url: callbackUrl,
       headers: { Cookie: `${browser.cookie}; ${cookies}` },
     })
-    expect(result).toMatchObject({ status: 302, location: '/dashboard' })
+    // A new account, on its way nowhere valid: the default landing, onboarding.
+    expect(result).toMatchObject({ status: 302, location: '/onboarding' })
   })
 })
 

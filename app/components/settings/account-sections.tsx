@@ -9,8 +9,9 @@ import {
   DeleteAccountSchema,
   UpdateProfileSchema,
 } from '~/services/account-schemas'
+import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
-import { resultFor, type SettingsActionData, SettingsSection } from './section'
+import { type SettingsActionData, SettingsSection } from './section'
 
 /**
  * The settings forms about the account itself: profile, password and deletion. Each validates

@@ -3,15 +3,11 @@ import type { ReactNode } from 'react'
 
 /**
  * What the settings action answers when a form is refused: which form (`intent`) and conform's
- * reply for it. Each section shows only its own form's reply.
+ * reply for it. Each section shows only its own form's reply (`resultFor`, app/utils/intent-result.ts).
  */
 export type SettingsActionData =
   | { intent: string | null; result: SubmissionResult<string[]> | null }
   | undefined
-
-export function resultFor(actionData: SettingsActionData, intent: string) {
-  return actionData && actionData.intent === intent && actionData.result ? actionData.result : undefined
-}
 
 /** One titled card of a settings page (/settings, /settings/billing), labelled by its heading. */
 export function SettingsSection({

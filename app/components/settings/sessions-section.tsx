@@ -3,8 +3,9 @@ import { ActionForm } from '~/components/action-form'
 import { ErrorList } from '~/components/forms'
 import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
+import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
-import { resultFor, type SettingsActionData, SettingsSection } from './section'
+import { type SettingsActionData, SettingsSection } from './section'
 
 /** A signed-in device as the settings page lists it. */
 export type SessionRow = {

@@ -37,6 +37,8 @@ export async function submitAuthForm<Schema extends typeof SignInSchema | typeof
   schema: Schema,
   authenticate: (request: Request, input: z.output<Schema>, ip: string) => Promise<SessionUser>,
   toast?: (user: SessionUser) => ToastInput,
+  /** Where the person lands when the form names no return path. */
+  landing = SIGNED_IN_PATH,
 ) {
   const submission = parseWithZod(await readFormData(request), { schema })
   if (submission.status !== 'success') {
@@ -46,7 +48,7 @@ export async function submitAuthForm<Schema extends typeof SignInSchema | typeof
     // conform's types lose the schema's output behind a type parameter; the parse above produced it.
     const input = submission.value as z.output<Schema>
     const user = await authenticate(request, input, clientIp(request, context))
-    const to = safeRedirect(input.redirect, SIGNED_IN_PATH)
+    const to = safeRedirect(input.redirect, landing)
     return await redirectSignedIn(user.id, to, request, context, toast?.(user))
   } catch (error) {
     return replyWithError(submission, error, { hideFields: ['password'] })

@@ -12,6 +12,7 @@ import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { signInWithOAuth } from '~/services/accounts.server'
 import { Conflict, Invalid } from '~/services/errors'
+import { ONBOARDING_PATH } from '~/services/onboarding-steps'
 import type { Route } from './+types/login-callback'
 
 export const meta: Route.MetaFunction = () => [
@@ -37,7 +38,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     provider = flow.provider
     redirectTo = flow.redirectTo
     const user = await signInWithOAuth(database(), flow.profile)
-    const response = await redirectSignedIn(user.id, flow.redirectTo, request, context)
+    // A new account is guided through onboarding, unless it was on its way somewhere.
+    const to =
+      user.isNewAccount && flow.redirectTo === DEFAULT_SIGNED_IN_PATH ? ONBOARDING_PATH : flow.redirectTo
+    const response = await redirectSignedIn(user.id, to, request, context)
     for (const cookie of headers.getSetCookie()) response.headers.append('Set-Cookie', cookie)
     return response
   } catch (error) {

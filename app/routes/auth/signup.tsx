@@ -8,6 +8,7 @@ import { OAuthButtons } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
 import { keepRetryAfter } from '~/routes/refusals.server'
 import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/services/account-schemas'
+import { ONBOARDING_PATH } from '~/services/onboarding-steps'
 import { useIsPending } from '~/utils/pending'
 import type { Route } from './+types/signup'
 import { AuthCard } from './auth-card'
@@ -25,11 +26,18 @@ export async function loader(args: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function action(args: Route.ActionArgs) {
-  return submitAuthForm(args, SignUpSchema, authenticateNewAccount, (user) => ({
-    type: 'success',
-    title: 'Welcome to Threadwork!',
-    description: `We sent a link to ${user.email} to verify your address.`,
-  }))
+  // A new account is guided through onboarding, unless it was on its way somewhere.
+  return submitAuthForm(
+    args,
+    SignUpSchema,
+    authenticateNewAccount,
+    (user) => ({
+      type: 'success',
+      title: 'Welcome to Threadwork!',
+      description: `We sent a link to ${user.email} to verify your address.`,
+    }),
+    ONBOARDING_PATH,
+  )
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {

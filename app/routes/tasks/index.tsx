@@ -4,11 +4,11 @@ import { data, Form, Link, useFetcher, useLocation, useNavigation } from 'react-
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { CheckboxField, ErrorList, plainField, SelectField, TextareaField } from '~/components/forms'
+import { CheckboxField, ErrorList, plainField, SelectField } from '~/components/forms'
 import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
 import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
-import { TaskForm } from '~/components/task-form'
+import { ShareWithField, TaskForm } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { Select } from '~/components/ui/select'
@@ -287,14 +287,7 @@ function CreateTask({
       <ActionForm action="/task" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         <TaskForm fields={fields} priorities={PRIORITIES} statuses={STATUSES} isNew />
-        <TextareaField
-          label="Share with (e-mail addresses)"
-          meta={fields.sharedWith}
-          // The addresses are a list: their errors belong to its items.
-          errors={fields.sharedWith.allErrors ? Object.values(fields.sharedWith.allErrors).flat() : undefined}
-          rows={2}
-          placeholder="grace@example.com, alan@example.com"
-        />
+        <ShareWithField meta={fields.sharedWith} />
         {parents.length > 0 ? (
           <SelectField
             label="Subtask of"

@@ -2,9 +2,9 @@ import { type InferUITools, type ToolSet, tool } from 'ai'
 import type { Database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { searchDocs } from '~/services/content.server'
-import { countOwnTasksByStatus } from '~/services/dashboard.server'
 import { isDomainError } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
+import { getTaskStats } from '~/services/stats.server'
 import { TaskTextSchema } from '~/services/task-schemas'
 import { createTask, listVisibleTasks, setTaskStatus, type TaskView } from '~/services/tasks.server'
 import { z } from '~/utils/zod'
@@ -95,9 +95,10 @@ export function chatTools(db: Database, user: SessionUser) {
       },
     }),
     getMyStats: tool({
-      description: 'Count the tasks the person owns, in all and by status.',
+      description:
+        'Count the tasks the person owns as their task list shows them (subtasks apart): in all, by status and by priority, with hours planned and completed.',
       inputSchema: z.object({}),
-      execute: async () => countOwnTasksByStatus(db, user),
+      execute: async () => (await getTaskStats(db, user)).own,
     }),
     searchDocs: tool({
       description:

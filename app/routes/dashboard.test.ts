@@ -1,0 +1,128 @@
+import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
+import { describe, expect, test } from 'vitest'
+import { database } from '~/db/client.server'
+import { users } from '~/db/schema'
+import { signedInBrowser } from '../../tests/helpers/auth'
+import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
+import { links, visibleText } from '../../tests/helpers/html'
+import { callLoader } from '../../tests/helpers/route'
+import Dashboard, { loader } from './dashboard'
+
+/**
+ * /dashboard from its loader to its server-rendered HTML: the numbers come from the stats
+ * service in the browser's time zone, the charts are SVG pictures with a name, a description
+ * and a table of the same numbers, and a new person sees where to start.
+ */
+
+const db = database()
+
+async function dashboardOf(userId: string, cookie = '') {
+  const browser = await signedInBrowser(db, userId)
+  const page = await callLoader(loader, {
+    url: '/dashboard',
+    headers: { Cookie: [browser.cookie, cookie].filter(Boolean).join('; ') },
+  })
+  expect(page.status).toBe(200)
+  return page.data
+}
+
+function render(loaderData: unknown) {
+  const Page = createRoutesStub([
+    { id: 'routes/dashboard', path: '/dashboard', Component: Dashboard as never },
+  ])
+  return renderToString(
+    createElement(Page, {
+      initialEntries: ['/dashboard'],
+      hydrationData: { loaderData: { 'routes/dashboard': loaderData } },
+    }),
+  )
+}
+
+describe('loader', () => {
+  test('sends a visitor to sign in and back', async () => {
+    const page = await callLoader(loader, { url: '/dashboard' })
+    expect(page).toMatchObject({ status: 302, location: '/login?redirect=%2Fdashboard' })
+  })
+
+  test('counts what /task lists as the person’s tasks, in the zone of the tz cookie', async () => {
+    const ada = await createUser(db, { onboardedAt: new Date() })
+    const parent = await createTask(db, {
+      userId: ada.id,
+      status: 'Completed',
+      completedAt: new Date(),
+      hrs: 3,
+    })
+    await createTask(db, { userId: ada.id, parentTaskId: parent.id })
+
+    const data = await dashboardOf(ada.id, 'tz=Europe%2FBerlin')
+
+    expect(data.stats.own).toMatchObject({ total: 1, hoursCompleted: 3, subtasks: { done: 0, total: 1 } })
+    expect(data.insights).toMatchObject({ timeZone: 'Europe/Berlin', completedThisWeek: 1 })
+    expect(data.recentlyCreated?.parentTaskId).toBe(parent.id)
+    expect(data.recentlyCompleted?.id).toBe(parent.id)
+    expect(data.onboarding.isFinished).toBe(true)
+  })
+})
+
+describe('page', () => {
+  test('a new person sees an empty state pointing to the first task, and the checklist', async () => {
+    const newcomer = await createUser(db)
+
+    const html = render(await dashboardOf(newcomer.id))
+
+    const text = visibleText(html)
+    expect(text).toContain('No tasks yet')
+    expect(links(html)).toContainEqual({ text: 'Create your first task', href: '/task#create-task' })
+    expect(text).toContain('Get started')
+    expect(text).toContain('1 of 3 done')
+    expect(html).not.toContain('role="img"')
+  })
+
+  test('charts are SVG rendered on the server, each an image with a title, a description and a table', async () => {
+    const ada = await createUser(db, { onboardedAt: new Date() })
+    const grace = await createUser(db)
+    await createTask(db, {
+      userId: ada.id,
+      priority: 'high',
+      status: 'Completed',
+      completedAt: new Date(),
+      hrs: 2,
+    })
+    await createTask(db, { userId: ada.id, priority: 'low', status: 'In Progress' })
+    const shared = await createTask(db, { userId: grace.id, text: 'Grace asks for help' })
+    await shareTask(db, shared.id, [ada.email])
+
+    const html = render(await dashboardOf(ada.id))
+
+    expect(html.match(/role="img"/g)).toHaveLength(4)
+    // Three bars in each of the two bar lists, one drawing for each column chart.
+    expect(html.match(/<svg/g)).toHaveLength(3 + 3 + 1 + 1)
+    for (const title of [
+      'Tasks by status',
+      'Tasks by priority',
+      'Hours completed per week',
+      'Completions per day',
+    ]) {
+      expect(html).toContain(`<caption>${title}</caption>`)
+    }
+    expect(html).toContain('Of your 2 tasks: 0 in the backlog, 1 in progress, 1 done.')
+    expect(html).toMatch(/<th scope="row">Done<\/th><td>1<\/td>/)
+    const text = visibleText(html)
+    expect(text).toContain('You completed 1 task this week, 1 more than last week.')
+    expect(text).toContain('Shared with you')
+    expect(text).not.toContain('Get started')
+    expect(links(html).map((link) => link.href)).toContainEqual(expect.stringMatching(/^\/dashboard\?task=/))
+  })
+
+  test('the checklist ticks what the person already did, and goes once onboarding is finished', async () => {
+    const ada = await createUser(db)
+    await createTask(db, { userId: ada.id, isPublic: true })
+
+    expect(visibleText(render(await dashboardOf(ada.id)))).toContain('3 of 3 done')
+    await db.update(users).set({ onboardedAt: new Date() }).where(eq(users.id, ada.id))
+    expect(visibleText(render(await dashboardOf(ada.id)))).not.toContain('Get started')
+  })
+})

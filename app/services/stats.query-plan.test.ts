@@ -1,0 +1,70 @@
+import type { InStatement } from '@libsql/client'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { database } from '~/db/client.server'
+import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
+import {
+  getMostRecentCompleted,
+  getMostRecentCreated,
+  getProductivityInsights,
+  getTaskStats,
+} from './stats.server'
+
+/**
+ * Every statement the dashboard runs reaches `tasks` through an index: SQLite's plan for it
+ * never says `SCAN` of the tasks table (which would read every task of every person). The plan
+ * is read for the very statements the service sends, captured at the client.
+ */
+
+const db = database()
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+async function statementsOf(run: () => Promise<unknown>) {
+  const sent: InStatement[] = []
+  const execute = db.$client.execute.bind(db.$client)
+  vi.spyOn(db.$client, 'execute').mockImplementation(((statement: InStatement) => {
+    sent.push(statement)
+    return execute(statement)
+  }) as typeof db.$client.execute)
+  await run()
+  vi.restoreAllMocks()
+  return sent
+}
+
+async function planOf(statement: InStatement) {
+  const { sql, args } = typeof statement === 'string' ? { sql: statement, args: [] } : statement
+  const plan = await db.$client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: args ?? [] })
+  return plan.rows.map((row) => String(row.detail))
+}
+
+describe('query plans', () => {
+  test('no dashboard statement scans the tasks table', async () => {
+    const ada = await createUser(db)
+    const grace = await createUser(db)
+    // Enough rows of other people that a missing index would show as a scan worth avoiding.
+    for (let i = 0; i < 20; i++) await createTask(db, { userId: grace.id })
+    const shared = await createTask(db, { userId: grace.id, status: 'Completed', completedAt: new Date() })
+    await shareTask(db, shared.id, [ada.email])
+    await createTask(db, { userId: ada.id, status: 'Completed', completedAt: new Date() })
+    const actor = { ...ada, emailVerified: true }
+
+    const statements = await statementsOf(async () => {
+      await getTaskStats(db, actor)
+      await getProductivityInsights(db, actor, { timeZone: 'Europe/Berlin' })
+      await getMostRecentCompleted(db, actor)
+      await getMostRecentCreated(db, actor)
+    })
+
+    expect(statements.length).toBeGreaterThanOrEqual(7)
+    for (const statement of statements) {
+      const plan = await planOf(statement)
+      const scans = plan.filter((step) => /^SCAN (tasks|t|c)\b/.test(step))
+      expect({ statement, scans }).toEqual({ statement, scans: [] })
+      expect(
+        plan.some((step) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(step)),
+      ).toBe(true)
+    }
+  })
+})
