@@ -177,8 +177,17 @@ export function createApp(config: Env, eventStreams: EventStreams = createEventS
     let index = 0
     const next = () => {
       const step = steps[index++]
-      if (step) step(req, res, next)
-      else listener(req, res)
+      if (!step) return listener(req, res)
+      try {
+        step(req, res, next)
+      } catch (error) {
+        // A step that throws is a bug, but one request must never end the process (the adapter
+        // answers everything it cannot serve; this covers the steps in front of it).
+        console.error('Request step failed', error)
+        if (!res.headersSent)
+          res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal Server Error')
+        else res.destroy()
+      }
     }
     next()
   }

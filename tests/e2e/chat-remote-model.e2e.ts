@@ -36,7 +36,8 @@ test('a connected model streams a tool call and its answer; its refusal is a toa
   await page.getByLabel('E-mail').fill('remote-ada@example.test')
   await page.getByLabel('Password').fill('e2e journey password')
   await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
+  // A new account is guided to onboarding first.
+  await expect(page).toHaveURL(/\/onboarding$/, { timeout: 20_000 })
 
   await page.goto(`${app.origin}/chat`)
   await expect(page.getByText('Built-in assistant: no AI model is connected.')).toHaveCount(0)

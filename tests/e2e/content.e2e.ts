@@ -96,6 +96,8 @@ test.describe('docs', () => {
       'RPC procedures',
       'Auth API',
       'Event streams',
+      'AI chat',
+      'Payments with Stripe',
       'Testing',
       'Deploying to Fly.io',
       'Scaling out with libSQL',

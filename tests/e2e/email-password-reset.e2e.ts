@@ -23,7 +23,8 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await page.getByLabel('E-mail').fill(email)
   await page.getByLabel('Password').fill('the old password')
   await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL(/\/dashboard$/)
+  // A new account is guided to onboarding first.
+  await expect(page).toHaveURL(/\/onboarding$/)
 
   // Another browser, signed out, forgot the password.
   const other = await pageFor('visitor')
