@@ -66,7 +66,8 @@ for (const setup of setups) {
       await page.getByLabel('E-mail').fill(email)
       await page.getByLabel('Password').fill(PASSWORD)
       await page.getByRole('button', { name: 'Create account' }).click()
-      await expect(page.getByRole('heading', { name: `Welcome back, ${name}` })).toBeVisible()
+      // A new account is guided to onboarding first.
+      await expect(page.getByRole('heading', { name: 'Confirm your name and avatar' })).toBeVisible()
       const session = (await context.cookies()).find((cookie) => cookie.name === 'tw_session')
       expect(session?.secure).toBe(true)
 
