@@ -12,10 +12,10 @@ import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { kickOutbox, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
-import { startEventPruning, stopEventPruning } from '~/events/retention.server'
 import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
+import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { bodyLimit } from './body-limits'
@@ -206,9 +206,10 @@ export async function startServer() {
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
-  // The event log keeps what a reconnecting stream may ask for (24 hours) and no more.
-  startEventPruning()
-  onShutdown(stopEventPruning)
+  // Hourly: events older than a stream may resume from (24 hours), expired sessions, ended
+  // rate-limit windows.
+  startHousekeeping()
+  onShutdown(stopHousekeeping)
   // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
   const eventStreams = createEventStreams(database())
   onShutdown(() => eventStreams.close())

@@ -1,0 +1,36 @@
+import { type Database, database } from '~/db/client.server'
+import { pruneEvents } from '~/events/log.server'
+import { type BackgroundLoop, createBackgroundLoop } from '~/utils/background-loop.server'
+import { pruneRateLimits } from './rate-limit.server'
+import { pruneExpiredSessions } from './sessions.server'
+
+/**
+ * Rows that nothing reads any more, deleted hourly by each instance: events older than streams
+ * can resume from (24 hours; a client whose cursor is older is told to refetch), sessions past
+ * their expiry (a request would refuse them anyway) and rate-limit windows that have ended.
+ * Deleting rows another instance deleted already is harmless, so instances need not take turns.
+ */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000
+
+export async function pruneStaleRows(db: Database, now = new Date()) {
+  const events = await pruneEvents(db, now)
+  await pruneExpiredSessions(db, now)
+  await pruneRateLimits(db, now.getTime())
+  return { events }
+}
+
+let loop: BackgroundLoop | undefined
+
+export function startHousekeeping() {
+  loop ??= createBackgroundLoop({
+    pass: () => pruneStaleRows(database()),
+    intervalMs: PRUNE_INTERVAL_MS,
+    onError: (error) => console.error('Housekeeping failed', error),
+  })
+  loop.start()
+}
+
+export async function stopHousekeeping() {
+  await loop?.stop()
+  loop = undefined
+}
