@@ -6,7 +6,12 @@ import { createEventStreams } from './event-streams'
 test('a request target no URL parser accepts is passed on to the adapter, never thrown', () => {
   const streams = createEventStreams(database())
   try {
-    for (const url of ['http://[bad/', '//[', 'http://a b/api/events/tasks']) {
+    for (const url of [
+      'http://[bad/',
+      '//[',
+      'http://a b/api/events/tasks',
+      'http://[bad/api/events/tasks',
+    ]) {
       let passedOn = false
       const req = { url, method: 'GET', headers: {} } as IncomingMessage
       streams.handle(req, {} as ServerResponse, () => {

@@ -119,9 +119,10 @@ export function createEventStreams(
   return {
     /** A node:http step: answers the stream URLs, passes everything else on. */
     handle(req: IncomingMessage, res: ServerResponse, next: () => void) {
-      // A target no URL parser accepts ('http://[bad/') is not a stream: the request adapter
-      // refuses it with a 400 further on.
-      const url = URL.parse(req.url ?? '/', 'http://localhost')
+      // Every request passes here: a string test spares the others a URL parse. A target no URL
+      // parser accepts ('http://[bad/') is not a stream: the request adapter refuses it with a 400.
+      if (!req.url?.includes('/api/events/')) return next()
+      const url = URL.parse(req.url, 'http://localhost')
       if (url?.pathname !== '/api/events/tasks' && url?.pathname !== '/api/events/comments') return next()
       serve(req, res, url).catch((error: unknown) => {
         console.error('Event stream failed', error)
