@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { clientConfig, InvalidEnvError, parseEnv, resetEnvForTests } from '~/env.server'
 
@@ -27,6 +28,9 @@ describe('parseEnv', () => {
     ['PORT', '70000'],
     ['DATABASE_URL', 'postgres://db/app'],
     ['SESSION_SECRET', 'too-short'],
+    ['WEB_CONCURRENCY', '0'],
+    ['WEB_CONCURRENCY', 'two'],
+    ['EVENT_STREAM_POLL_MS', '10'],
   ])('a bad %s (%j) stops start-up with a message naming it', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(InvalidEnvError)
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `))
@@ -53,6 +57,14 @@ describe('parseEnv', () => {
 
   test('production is recognised', () => {
     expect(parseEnv({ NODE_ENV: 'production' }).isProduction).toBe(true)
+  })
+
+  test('production serves from a worker per core unless WEB_CONCURRENCY says otherwise; elsewhere one process', () => {
+    expect(parseEnv({ NODE_ENV: 'production' }).WEB_CONCURRENCY).toBe(availableParallelism())
+    expect(parseEnv({}).WEB_CONCURRENCY).toBe(1)
+    expect(parseEnv({ NODE_ENV: 'test' }).WEB_CONCURRENCY).toBe(1)
+    expect(parseEnv({ NODE_ENV: 'production', WEB_CONCURRENCY: '3' }).WEB_CONCURRENCY).toBe(3)
+    expect(parseEnv({ WEB_CONCURRENCY: '2' }).WEB_CONCURRENCY).toBe(2)
   })
 })
 

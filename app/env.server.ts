@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { z } from '~/utils/zod'
 
 /**
@@ -25,6 +26,16 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
+  /**
+   * Worker processes serving the one port (node:cluster, server/cluster.ts); unset, every core in
+   * production and one process elsewhere.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * How often event streams read the log for changes the process was not told of: other machines'
+   * writes (worker processes of one machine tell each other at once).
+   */
+  EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
 
   DATABASE_URL: z
     .string()
@@ -112,7 +123,8 @@ const EnvSchema = z.object({
     .optional(),
 })
 
-export type Env = z.infer<typeof EnvSchema> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, 'WEB_CONCURRENCY'> & {
+  WEB_CONCURRENCY: number
   SESSION_SECRET: string
   /** True when no SESSION_SECRET was configured and a random one stands in for it. */
   isSessionSecretGenerated: boolean
@@ -132,13 +144,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
     throw new InvalidEnvError(`Invalid configuration:\n${lines.join('\n')}`)
   }
+  const isProduction = result.data.NODE_ENV === 'production'
   return {
     ...result.data,
+    WEB_CONCURRENCY: result.data.WEB_CONCURRENCY ?? (isProduction ? availableParallelism() : 1),
     // Without a configured secret, a random one keeps cookies unforgeable; sessions then last
     // only as long as the process (the server warns about it at boot).
     SESSION_SECRET: result.data.SESSION_SECRET ?? randomBytes(32).toString('hex'),
     isSessionSecretGenerated: result.data.SESSION_SECRET === undefined,
-    isProduction: result.data.NODE_ENV === 'production',
+    isProduction,
   }
 }
 

@@ -18,7 +18,9 @@ import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
+import { createBroadcaster } from '~/streams/broadcaster.server'
 import { bodyLimit } from './body-limits'
+import { isClusterWorker, joinSiblings, runPrimary } from './cluster'
 import { createEventStreams, type EventStreams } from './event-streams'
 import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
@@ -193,12 +195,26 @@ export function createApp(config: Env, eventStreams: EventStreams = createEventS
   }
 }
 
+/**
+ * Starts the production server. With `WEB_CONCURRENCY` above 1 this process becomes the cluster's
+ * primary: it migrates, then forks the workers, each of which calls this again and serves.
+ */
 export async function startServer() {
   const config = loadEnv()
+  if (isClusterWorker()) return serve(config)
   if (config.isSessionSecretGenerated && config.isProduction) {
     console.warn('SESSION_SECRET is not set: using a random one, so sessions end on restart.')
   }
+  // Once, before any worker exists: workers never migrate (docs/decisions/003-libsql-drizzle.md).
   await migrateDatabase(database())
+  if (config.WEB_CONCURRENCY === 1) return serve(config)
+  closeDatabase()
+  // A generated secret is shared, so a cookie signed by one worker is good at every other.
+  runPrimary({ workers: config.WEB_CONCURRENCY, env: { SESSION_SECRET: config.SESSION_SECRET } })
+}
+
+/** One process serving requests: the whole server alone, or one worker of a cluster. */
+function serve(config: Env) {
   // Every instance delivers the shared outbox; stopping lets the e-mail in flight finish first.
   startOutboxWorker()
   onShutdown(stopOutboxWorker)
@@ -211,8 +227,10 @@ export async function startServer() {
   startHousekeeping()
   onShutdown(stopHousekeeping)
   // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
-  const eventStreams = createEventStreams(database())
+  const broadcaster = createBroadcaster(database(), { pollMs: config.EVENT_STREAM_POLL_MS })
+  const eventStreams = createEventStreams(database(), { broadcaster })
   onShutdown(() => eventStreams.close())
+  joinSiblings(broadcaster)
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))
@@ -229,7 +247,8 @@ export async function startServer() {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address()
     const port = typeof address === 'object' && address ? address.port : config.PORT
-    console.log(`Threadwork listening on http://${config.HOST}:${port} (${config.BASE_URL})`)
+    const worker = isClusterWorker() ? `, worker ${process.pid}` : ''
+    console.log(`Threadwork listening on http://${config.HOST}:${port} (${config.BASE_URL})${worker}`)
   })
 
   let stopping = false

@@ -99,6 +99,11 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
       if (subscribers.size === 1) schedule()
       return { cursor: head ?? 0, unsubscribe: () => subscribers.delete(subscriber) }
     },
+    /**
+     * Reads the log now rather than at the next poll: another process sharing the database has
+     * committed (a sibling worker on this machine, server/cluster.ts).
+     */
+    nudge: kick,
     get subscriberCount() {
       return subscribers.size
     },

@@ -1,0 +1,115 @@
+import cluster, { type Worker } from 'node:cluster'
+import { onCommit } from '~/db/client.server'
+
+/**
+ * Every core of one machine (docs/decisions/025-every-core-through-node-cluster.md): a primary
+ * process that owns no requests forks `WEB_CONCURRENCY` workers, each the whole server, sharing
+ * one port (the primary hands them connections in turn) and one WAL database file.
+ */
+
+/** What a worker tells its siblings, through the primary, after it commits: read the event log. */
+const EVENTS_COMMITTED = { type: 'threadwork:events-committed' } as const
+
+/** How long the primary waits for its workers to drain: each forces its own exit after 10 s. */
+const DRAIN_LIMIT_MS = 12_000
+
+function isEventsCommitted(message: unknown) {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { type?: unknown }).type === EVENTS_COMMITTED.type
+  )
+}
+
+/**
+ * The primary, once migrations have run: forks the workers and keeps their number, passes each
+ * worker's commits on to the others, and on SIGTERM/SIGINT lets every worker drain before it
+ * exits. `env` is what every worker gets on top of the primary's own environment.
+ */
+export function runPrimary({ workers, env }: { workers: number; env: Record<string, string> }) {
+  let isStopping = false
+  let isEveryExitClean = true
+
+  const fork = () => {
+    const worker = cluster.fork(env)
+    worker.once('listening', () => {
+      listening.add(worker)
+    })
+    return worker
+  }
+  // Workers that came up. One that dies before it listens would only die again (a bad build or
+  // a database it cannot open): the primary stops and leaves restarting to the platform.
+  const listening = new WeakSet<Worker>()
+
+  cluster.on('message', (from, message) => {
+    if (!isEventsCommitted(message)) return
+    for (const sibling of Object.values(cluster.workers ?? {})) {
+      if (sibling && sibling !== from && sibling.isConnected()) sibling.send(EVENTS_COMMITTED)
+    }
+  })
+
+  cluster.on('exit', (worker, code, signal) => {
+    const how = signal ?? `exit code ${code}`
+    if (isStopping) {
+      if (code !== 0) isEveryExitClean = false
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        console.log(isEveryExitClean ? 'Stopped' : 'Stopped: a worker did not drain cleanly')
+        process.exit(isEveryExitClean ? 0 : 1)
+      }
+      return
+    }
+    if (!listening.has(worker)) {
+      console.error(`Worker ${worker.process.pid} ended (${how}) before it listened; stopping`)
+      stop('a worker that cannot start', 1)
+      return
+    }
+    const replacement = fork()
+    console.error(
+      `Worker ${worker.process.pid} ended (${how}); started worker ${replacement.process.pid} in its place`,
+    )
+  })
+
+  const stop = (reason: string, exitCode = 0) => {
+    if (isStopping) return
+    isStopping = true
+    if (exitCode !== 0) isEveryExitClean = false
+    const running = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined)
+    console.log(`${reason}: every worker finishes its in-flight requests, then stops`)
+    if (running.length === 0) process.exit(exitCode)
+    for (const worker of running) worker.process.kill('SIGTERM')
+    setTimeout(() => {
+      console.error(`Forced exit: workers still running after ${DRAIN_LIMIT_MS / 1000} s`)
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL')
+      process.exit(1)
+    }, DRAIN_LIMIT_MS).unref()
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+
+  console.log(`Threadwork primary ${process.pid}: starting ${workers} workers`)
+  for (let i = 0; i < workers; i++) fork()
+}
+
+/**
+ * In a worker: tells the siblings after each commit of this process (at most once per turn of
+ * the event loop, however many commits it made), and nudges this process's broadcaster when a
+ * sibling commits, so an event reaches every worker's streams at once instead of at the next poll.
+ * Does nothing outside a cluster.
+ */
+export function joinSiblings(broadcaster: { nudge(): void }) {
+  if (!cluster.isWorker) return
+  let isAnnouncing = false
+  onCommit(() => {
+    if (isAnnouncing) return
+    isAnnouncing = true
+    setImmediate(() => {
+      isAnnouncing = false
+      if (process.connected) process.send?.(EVENTS_COMMITTED)
+    })
+  })
+  process.on('message', (message) => {
+    if (isEventsCommitted(message)) broadcaster.nudge()
+  })
+}
+
+export const isClusterWorker = () => cluster.isWorker
