@@ -98,6 +98,8 @@ export default defineConfig({
       DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR, 'app.db')}`,
       NODE_ENV: 'production',
       LOG_REQUESTS: 'false',
+      // One process on two cores shared with Chromium; tests/e2e/cluster.e2e.ts starts clusters.
+      WEB_CONCURRENCY: '1',
       BASE_URL: baseURL,
       // Set, so the server does not warn about generating one; only this run's server knows it.
       SESSION_SECRET: randomBytes(32).toString('hex'),

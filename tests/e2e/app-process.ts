@@ -31,6 +31,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATABASE_URL: `file:${join(folder, 'app.db')}`,
       LOG_REQUESTS: 'true',
       SMTP_URL: '',
+      // One process, as before clusters: tests of the cluster ask for workers themselves.
+      WEB_CONCURRENCY: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
