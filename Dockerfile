@@ -1,11 +1,24 @@
 # syntax=docker/dockerfile:1
 #
 # Threadwork's production image: install, build, and a runtime stage holding only the build and
-# the production dependencies. Migrations run when the server boots (from ./drizzle), so a new
-# image brings its database up to date on first start.
+# the production dependencies. Migrations run when the server boots (from ./drizzle), once, in the
+# primary process, before any worker starts, so a new image brings its database up to date on
+# first start.
+#
+# One image, two shapes (content/docs/deployment.mdx):
+#   one machine with a volume: the embedded file at /data/app.db, a worker per core
+#   (WEB_CONCURRENCY; set it when the container is given fewer cores than the host has);
+#   several machines on one libSQL primary (Turso or sqld): DATABASE_URL=libsql://… or http://…,
+#   DATABASE_AUTH_TOKEN, and DATABASE_SYNC_URL to keep an embedded replica at /data/app.db.
 #
 #   docker build -t threadwork .
 #   docker run -p 3000:3000 -v threadwork-data:/data -e SESSION_SECRET=... threadwork
+#   docker compose up          # the app beside a sqld primary (docker-compose.yml)
+#
+# Docker cannot run where this kit is built and tested, so tests/e2e/dockerfile.e2e.ts reads this
+# file and does what it says outside Docker: the build stage's `npm run build` (which `npm test`
+# runs), the runtime stage's files, ENV and CMD, started as uid 1000 (this image's `node` user)
+# with a data folder only that user may write. Keep the two in step.
 
 FROM node:22-bookworm-slim AS base
 WORKDIR /app
