@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { connect } from 'node:net'
+import { connect, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
@@ -219,6 +219,27 @@ test('an event committed by one worker reaches a stream on the other at once, no
     stream.close()
   } finally {
     await stopServer(server)
+    rmSync(folder, { recursive: true, force: true })
+  }
+})
+
+test('workers that cannot start stop the primary with exit 1, instead of being restarted forever', async () => {
+  const taken = createNetServer()
+  await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done))
+  const address = taken.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  const folder = mkdtempSync(join(tmpdir(), 'cluster-port-taken-'))
+  try {
+    const server = await startServer({
+      WEB_CONCURRENCY: '2',
+      PORT: String(port),
+      DATABASE_URL: `file:${join(folder, 'app.db')}`,
+    })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toMatch(/Worker \d+ ended \(exit code \d+\) before it listened; stopping/)
+    expect(server.output()).not.toContain('in its place')
+  } finally {
+    taken.close()
     rmSync(folder, { recursive: true, force: true })
   }
 })
