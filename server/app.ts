@@ -18,7 +18,6 @@ import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
-import { createBroadcaster } from '~/streams/broadcaster.server'
 import { bodyLimit } from './body-limits'
 import { isClusterWorker, joinSiblings, runPrimary } from './cluster'
 import { createEventStreams, type EventStreams } from './event-streams'
@@ -227,10 +226,9 @@ function serve(config: Env) {
   startHousekeeping()
   onShutdown(stopHousekeeping)
   // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
-  const broadcaster = createBroadcaster(database(), { pollMs: config.EVENT_STREAM_POLL_MS })
-  const eventStreams = createEventStreams(database(), { broadcaster })
+  const eventStreams = createEventStreams(database())
   onShutdown(() => eventStreams.close())
-  joinSiblings(broadcaster)
+  joinSiblings(eventStreams.broadcaster)
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))

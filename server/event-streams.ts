@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { userFromCookies } from '~/auth/context.server'
 import type { Database } from '~/db/client.server'
+import { env } from '~/env.server'
 import { NotFound } from '~/services/errors'
 import { getTask } from '~/services/tasks.server'
 import { createBroadcaster } from '~/streams/broadcaster.server'
@@ -29,7 +30,10 @@ export type EventStreams = ReturnType<typeof createEventStreams>
 
 export function createEventStreams(
   db: Database,
-  { broadcaster = createBroadcaster(db), keepAliveMs = KEEP_ALIVE_MS } = {},
+  {
+    broadcaster = createBroadcaster(db, { pollMs: env().EVENT_STREAM_POLL_MS }),
+    keepAliveMs = KEEP_ALIVE_MS,
+  } = {},
 ) {
   const open = new Set<EventStream>()
   let keepAlive: ReturnType<typeof setInterval> | undefined
