@@ -51,7 +51,8 @@ export function runPrimary({ workers, env }: { workers: number; env: Record<stri
   cluster.on('exit', (worker, code, signal) => {
     const how = signal ?? `exit code ${code}`
     if (isStopping) {
-      if (code !== 0) isEveryExitClean = false
+      // One still starting had no request to finish: the signal may end it before its handler is set.
+      if (code !== 0 && listening.has(worker)) isEveryExitClean = false
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         console.log(isEveryExitClean ? 'Stopped' : 'Stopped: a worker did not drain cleanly')
         process.exit(isEveryExitClean ? 0 : 1)
