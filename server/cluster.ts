@@ -13,6 +13,8 @@ const EVENTS_COMMITTED = { type: 'threadwork:events-committed' } as const
 /** How long the primary waits for its workers to drain: each forces its own exit after 10 s. */
 const DRAIN_LIMIT_MS = 12_000
 
+const ignore = () => {}
+
 function isEventsCommitted(message: unknown) {
   return (
     typeof message === 'object' &&
@@ -30,6 +32,9 @@ export function runPrimary({ workers, env }: { workers: number; env: Record<stri
   let isStopping = false
   let isEveryExitClean = true
 
+  // Workers that came up. One that dies before it listens would only die again (a bad build or
+  // a database it cannot open): the primary stops and leaves restarting to the platform.
+  const listening = new WeakSet<Worker>()
   const fork = () => {
     const worker = cluster.fork(env)
     worker.once('listening', () => {
@@ -37,14 +42,12 @@ export function runPrimary({ workers, env }: { workers: number; env: Record<stri
     })
     return worker
   }
-  // Workers that came up. One that dies before it listens would only die again (a bad build or
-  // a database it cannot open): the primary stops and leaves restarting to the platform.
-  const listening = new WeakSet<Worker>()
 
   cluster.on('message', (from, message) => {
     if (!isEventsCommitted(message)) return
     for (const sibling of Object.values(cluster.workers ?? {})) {
-      if (sibling && sibling !== from && sibling.isConnected()) sibling.send(EVENTS_COMMITTED)
+      // A sibling that is going away needs no nudge: a failed send is ignored, not an error event.
+      if (sibling && sibling !== from && sibling.isConnected()) sibling.send(EVENTS_COMMITTED, ignore)
     }
   })
 
@@ -105,7 +108,7 @@ export function joinSiblings(broadcaster: { nudge(): void }) {
     isAnnouncing = true
     setImmediate(() => {
       isAnnouncing = false
-      if (process.connected) process.send?.(EVENTS_COMMITTED)
+      if (process.connected) process.send?.(EVENTS_COMMITTED, undefined, undefined, ignore)
     })
   })
   process.on('message', (message) => {
