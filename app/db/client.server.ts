@@ -57,13 +57,18 @@ function boundedFetch(request: Request) {
 
 const replicas = new WeakSet<Database>()
 
+/** Whether the database is an embedded replica (DATABASE_SYNC_URL). */
+export function isReplica(db: Database) {
+  return replicas.has(db)
+}
+
 /**
  * Pulls the primary's newest changes into an embedded replica now, rather than at its next
  * periodic sync. Returns false for a database that is not a replica; throws when the primary
  * cannot be reached.
  */
 export async function syncReplica(db: Database): Promise<boolean> {
-  if (!replicas.has(db)) return false
+  if (!isReplica(db)) return false
   await db.$client.sync()
   return true
 }
