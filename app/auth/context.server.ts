@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createContext, type RouterContextProvider, redirect } from 'react-router'
 import { database } from '~/db/client.server'
+import { isDatabaseUnavailable } from '~/db/unavailable.server'
 import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
 import { readCookie, serializeCookie } from '~/utils/cookies.server'
@@ -45,6 +46,8 @@ async function resolveAuth(request: Request): Promise<Auth> {
         setCookies.push(sessionCookie(token))
       }
     } catch (error) {
+      // A database out of reach is not a signed-out person: the request answers 503.
+      if (isDatabaseUnavailable(error)) throw error
       console.error('Auth error', error)
     }
   }
@@ -68,6 +71,7 @@ export async function userFromCookies(cookies: string | null | undefined) {
   try {
     return (await findSession(database(), token))?.user ?? null
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error
     console.error('Auth error', error)
     return null
   }
