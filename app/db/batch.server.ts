@@ -19,10 +19,34 @@ import type { Database } from './client.server'
  */
 export type Statement = BatchItem<'sqlite'>
 
+/** Waits before each new try of a batch the server found the database busy for. */
+const BUSY_RETRY_DELAYS_MS = [10, 40, 150]
+
+/**
+ * Runs the statements as one batch. Under concurrent writers sqld at times refuses a batch with
+ * SQLITE_BUSY at once rather than waiting for the lock; a refused batch wrote nothing (it is one
+ * transaction), so it is safe to send again, a few times, before the error reaches the person.
+ */
 export async function writeBatch(db: Database, statements: Statement[]): Promise<unknown[]> {
   const [first, ...rest] = statements
   if (!first) return []
-  return db.batch([first, ...rest])
+  for (const delayMs of [...BUSY_RETRY_DELAYS_MS, undefined]) {
+    try {
+      return await db.batch([first, ...rest])
+    } catch (error) {
+      if (delayMs === undefined || !isBusy(error)) throw error
+      await new Promise((resolve) => setTimeout(resolve, delayMs * (0.5 + Math.random())))
+    }
+  }
+  throw new Error('unreachable')
+}
+
+export function isBusy(error: unknown) {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; depth++) {
+    if ((cause as { code?: unknown }).code === 'SQLITE_BUSY') return true
+    cause = cause.cause
+  }
+  return false
 }
 
 /** How many rows a statement of a batch wrote. */
