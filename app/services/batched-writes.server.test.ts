@@ -8,7 +8,7 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../tests/helpers/factories'
-import { addComment, toggleReaction } from './comments.server'
+import { addComment, deleteComment, toggleReaction } from './comments.server'
 import { NotFound } from './errors'
 import { toSessionUser } from './sessions.server'
 import { deleteTask, setTaskStatus, updateTask } from './tasks.server'
@@ -117,5 +117,24 @@ describe('nothing changed meanwhile', () => {
     expect((await toggleReaction(db, shared, comment.id, 'fire')).isActive).toBe(false)
     const logged = (await eventsOf(task.id)).map((event) => event.payload.isActive)
     expect(logged).toEqual([true, false])
+  })
+})
+
+describe('deleting a comment', () => {
+  test('a reply posted meanwhile turns the deletion into a placeholder, and the reply survives', async () => {
+    const { owner, task } = await world()
+    const comment = await insertComment(db, { taskId: task.id, userId: owner.id, content: 'Soon gone' })
+    const reply = { id: crypto.randomUUID() }
+    const postReply = () =>
+      insertComment(db, { id: reply.id, taskId: task.id, userId: owner.id, parentCommentId: comment.id })
+    await deleteComment(withChangeBeforeBatch(postReply), owner, comment.id)
+    const [placeholder] = await db.select().from(comments).where(eq(comments.id, comment.id))
+    expect(placeholder?.deletedAt).not.toBeNull()
+    expect(placeholder?.content).toBe('')
+    expect(await db.select().from(comments).where(eq(comments.id, reply.id))).toHaveLength(1)
+    const logged = await eventsOf(task.id)
+    expect(logged.map((event) => [event.type, event.payload.isPlaceholder])).toEqual([
+      ['comment-deleted', true],
+    ])
   })
 })

@@ -3,10 +3,10 @@ import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/
 import type { Database, Executor } from '~/db/client.server'
 import { commentReactions, commentRevisions, comments, notifications, tasks, users } from '~/db/schema'
 import type { ReactionType } from '~/domain/constants'
-import { appendEvent, appendEventStatement } from '~/events/log.server'
+import { appendEventStatement } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
-import { Forbidden, NotFound } from './errors'
+import { Conflict, Forbidden, NotFound } from './errors'
 import { mentionEmailJobStatements } from './mention-emails.server'
 import { mentionableFor, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
@@ -310,53 +310,73 @@ function liveCommentSql(viewer: Viewer, commentId: string) {
  * takes the placeholder with it.
  */
 export async function deleteComment(db: Database, actor: Actor, commentId: string) {
-  const { comment } = await findOwnComment(db, actor, commentId)
-  await db.transaction(async (tx) => {
-    const [replies] = await tx
-      .select({ n: sql<number>`count(*)` })
-      .from(comments)
-      .where(eq(comments.parentCommentId, commentId))
-    const keepsPlaceholder = Number(replies?.n ?? 0) > 0
-    const removed = [commentId]
-    if (keepsPlaceholder) {
-      const now = new Date()
-      await tx
-        .update(comments)
-        .set({ content: '', deletedAt: now, updatedAt: now })
-        .where(eq(comments.id, commentId))
-      await tx.delete(commentRevisions).where(eq(commentRevisions.commentId, commentId))
-      await tx.delete(commentReactions).where(eq(commentReactions.commentId, commentId))
-      await tx.delete(notifications).where(eq(notifications.commentId, commentId))
-    } else {
-      await tx.delete(comments).where(eq(comments.id, commentId))
-      if (comment.parentCommentId) {
-        const emptied = await tx
-          .delete(comments)
-          .where(
-            and(
-              eq(comments.id, comment.parentCommentId),
-              sql`${comments.deletedAt} IS NOT NULL`,
-              sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.parent_comment_id = ${comment.parentCommentId})`,
-            ),
-          )
-          .returning({ id: comments.id })
-        removed.push(...emptied.map((row) => row.id))
-      }
-    }
-    for (const id of removed) {
-      await appendEvent(tx, {
+  // A reply posted between the read and the batch keeps the comment (see below): read again.
+  for (let attempt = 1; ; attempt++) {
+    const { comment } = await findOwnComment(db, actor, commentId)
+    if (await deleteCommentOnce(db, actor, comment)) return
+    if (attempt === 3) throw new Conflict('The comment changed while it was being deleted. Please try again.')
+  }
+}
+
+async function deleteCommentOnce(db: Database, actor: Actor, comment: typeof comments.$inferSelect) {
+  const commentId = comment.id
+  const [replies] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(comments)
+    .where(eq(comments.parentCommentId, commentId))
+  const keepsPlaceholder = Number(replies?.n ?? 0) > 0
+  const deletedEvent = (id: string, isPlaceholder: boolean, onlyIf: SQL) =>
+    appendEventStatement(
+      db,
+      {
         topic: 'comments',
         type: 'comment-deleted',
         taskId: comment.taskId,
-        payload: {
-          taskId: comment.taskId,
-          commentId: id,
-          userId: actor.id,
-          isPlaceholder: id === commentId && keepsPlaceholder,
-        },
-      })
-    }
-  })
+        payload: { taskId: comment.taskId, commentId: id, userId: actor.id, isPlaceholder },
+      },
+      onlyIf,
+    )
+  const isStillOwn = ownLiveCommentSql(actor, commentId)
+  if (keepsPlaceholder) {
+    const now = Date.now()
+    const isOurPlaceholder = sql`EXISTS (SELECT 1 FROM ${comments} c WHERE c.id = ${commentId} AND c.deleted_at = ${now})`
+    const [emptied] = await writeBatch(db, [
+      db
+        .update(comments)
+        .set({ content: '', deletedAt: new Date(now), updatedAt: new Date(now) })
+        .where(and(eq(comments.id, commentId), isStillOwn)),
+      deletedEvent(commentId, true, wroteJustBefore),
+      db.delete(commentRevisions).where(and(eq(commentRevisions.commentId, commentId), isOurPlaceholder)),
+      db.delete(commentReactions).where(and(eq(commentReactions.commentId, commentId), isOurPlaceholder)),
+      db.delete(notifications).where(and(eq(notifications.commentId, commentId), isOurPlaceholder)),
+    ])
+    if (rowsAffected(emptied) === 0) throw new NotFound(COMMENT_NOT_FOUND)
+    return true
+  }
+  const hasNoReplies = sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.parent_comment_id = ${commentId})`
+  const parentId = comment.parentCommentId
+  const [removed] = await writeBatch(db, [
+    // Only while it has no replies: the foreign key would take a reply posted meanwhile unseen.
+    db.delete(comments).where(and(eq(comments.id, commentId), isStillOwn, hasNoReplies)),
+    deletedEvent(commentId, false, wroteJustBefore),
+    // A reply that was the last one under a placeholder takes the placeholder with it.
+    ...(parentId
+      ? [
+          db
+            .delete(comments)
+            .where(
+              and(
+                eq(comments.id, parentId),
+                sql`${comments.deletedAt} IS NOT NULL`,
+                sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.parent_comment_id = ${parentId})`,
+                sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.id = ${commentId})`,
+              ),
+            ),
+          deletedEvent(parentId, false, wroteJustBefore),
+        ]
+      : []),
+  ])
+  return rowsAffected(removed) > 0
 }
 
 /**
