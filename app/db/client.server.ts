@@ -73,6 +73,24 @@ export async function syncReplica(db: Database): Promise<boolean> {
   return true
 }
 
+const syncsUnderWay = new WeakMap<Database, Promise<boolean>>()
+
+/**
+ * Syncs a replica for a read that found nothing and may be looking for another instance's
+ * fresh write. Concurrent callers share one sync, so a flood of such reads costs one request to
+ * the primary at a time. Resolves false for a database that is not a replica or a failed sync.
+ */
+export function syncReplicaForMiss(db: Database): Promise<boolean> {
+  let sync = syncsUnderWay.get(db)
+  if (!sync) {
+    sync = syncReplica(db)
+      .catch(() => false)
+      .finally(() => syncsUnderWay.delete(db))
+    syncsUnderWay.set(db, sync)
+  }
+  return sync
+}
+
 const commitListeners = new Set<() => void>()
 
 /**

@@ -5,19 +5,23 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { findSessionAnywhere } from '~/auth/context.server'
 import { type Database, openDatabase } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { appendEvent, eventLogHead } from '~/events/log.server'
+import { createSession, findSession } from '~/services/sessions.server'
 import { type Broadcaster, createBroadcaster } from '~/streams/broadcaster.server'
 import { EventStream } from '~/streams/event-stream.server'
 import { follow } from '~/streams/feeds.server'
 import { type SqldFixture, startSqld } from '../fixtures/sqld'
+import { createUser } from '../helpers/factories'
 import { readRawStream } from '../helpers/sse'
 
 /**
- * A stream served from an embedded replica of a real sqld. A client that was connected to an
- * instance further along sends a Last-Event-ID this replica has not reached: it must never be
- * told to reset for that. The replica syncs and serves on from the client's cursor.
+ * An embedded replica of a real sqld, as an instance on one runs it. A stream client that was
+ * connected to an instance further along sends a Last-Event-ID this replica has not reached: it
+ * must never be told to reset for that; the replica syncs and serves on from the client's cursor.
+ * A person signed in through another instance is not signed out here before the next sync.
  */
 
 let sqld: SqldFixture
@@ -96,6 +100,14 @@ test('a cursor still ahead after syncing is kept: events after it flow, and no r
   expect(third.id).toBe(head + 3)
   expect(stream.events.map((event) => event.type)).toEqual(['ready', 'task-updated'])
   stream.abort()
+})
+
+test('a session made through another instance is found on a replica that has not synced yet', async () => {
+  const user = await createUser(primary)
+  const { token } = await createSession(primary, user.id)
+  expect(await findSession(replica, token)).toBeNull()
+  expect((await findSessionAnywhere(token, replica))?.user.id).toBe(user.id)
+  expect(await findSessionAnywhere('not-a-session', replica)).toBeNull()
 })
 
 test('a write through the replica is on the replica at once (read your writes)', async () => {
