@@ -3,13 +3,28 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import type { RenderToPipeableStreamOptions } from 'react-dom/server'
 import { renderToPipeableStream } from 'react-dom/server'
-import type { EntryContext, RouterContextProvider } from 'react-router'
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from 'react-router'
 import { ServerRouter } from 'react-router'
 import { nonceContext } from '~/context'
+import { isDatabaseUnavailable, markUnavailable } from '~/db/unavailable.server'
 import { contentSecurityPolicy } from '~/security.server'
 import { notModifiedResponse } from '~/utils/public-cache.server'
 
 export const streamTimeout = 5_000
+
+/**
+ * Every error a loader, action or middleware throws passes here. One that says the database is
+ * out of reach marks its request, and the server answers it 503 with Retry-After instead of the
+ * error page's 500 (server/app.ts). Others are logged, as React Router does without this export.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (isDatabaseUnavailable(error)) {
+    markUnavailable(context as RouterContextProvider)
+    console.error(`${request.method} ${new URL(request.url).pathname}: the database cannot be reached`)
+    return
+  }
+  if (!request.signal.aborted) console.error(error)
+}
 
 export default function handleRequest(
   request: Request,

@@ -46,6 +46,13 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(libsql:|https?:)/, 'must be a libsql: or http(s): URL')
     .optional(),
+  /**
+   * How often an embedded replica pulls the primary's changes by itself. Its own writes are read
+   * back at once and event streams sync before reading the log, so this bounds only how stale a
+   * page rendered from the replica may be: 2 s keeps that under what a person notices on a
+   * reload, at one small request per instance every 2 s.
+   */
+  DATABASE_SYNC_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
 
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 

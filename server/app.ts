@@ -10,6 +10,7 @@ import { clientAddressContext } from '~/auth/client-ip.server'
 import { nonceContext } from '~/context'
 import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
+import { isDatabaseUnavailable, unavailableResponse, wasUnavailable } from '~/db/unavailable.server'
 import { kickOutbox, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import { type Env, env, InvalidEnvError } from '~/env.server'
 import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
@@ -157,11 +158,18 @@ export function createApp(config: Env, eventStreams: EventStreams = createEventS
     publicOrigin: new URL(config.BASE_URL),
     trustProxy: config.TRUST_PROXY,
     bodyLimit,
-    handle(request, client) {
+    async handle(request, client) {
       const context = new RouterContextProvider()
       context.set(nonceContext, nextNonce())
       context.set(clientAddressContext, client.address ?? null)
-      return handleRequest(request, context)
+      // A database out of reach is a 503 with Retry-After wherever it struck (app/db/unavailable.server.ts).
+      const response = await handleRequest(request, context).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) return unavailableResponse(request)
+        throw error
+      })
+      if (!wasUnavailable(context)) return response
+      await response.body?.cancel()
+      return unavailableResponse(request)
     },
   })
   const steps = [

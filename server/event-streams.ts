@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { userFromCookies } from '~/auth/context.server'
 import type { Database } from '~/db/client.server'
 import { env } from '~/env.server'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
 import { NotFound } from '~/services/errors'
 import { getTask } from '~/services/tasks.server'
 import { createBroadcaster } from '~/streams/broadcaster.server'
@@ -129,10 +130,17 @@ export function createEventStreams(
       const url = URL.parse(req.url, 'http://localhost')
       if (url?.pathname !== '/api/events/tasks' && url?.pathname !== '/api/events/comments') return next()
       serve(req, res, url).catch((error: unknown) => {
-        console.error('Event stream failed', error)
-        if (!res.headersSent)
-          refuse(res, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong' })
-        else res.destroy()
+        const isUnavailable = isDatabaseUnavailable(error)
+        console.error('Event stream failed', isUnavailable ? UNAVAILABLE_MESSAGE : error)
+        if (res.headersSent) res.destroy()
+        else if (isUnavailable)
+          refuse(res, {
+            status: 503,
+            code: 'SERVICE_UNAVAILABLE',
+            message: UNAVAILABLE_MESSAGE,
+            headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+          })
+        else refuse(res, { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong' })
       })
     },
     get openStreams() {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createContext, type RouterContextProvider, redirect } from 'react-router'
-import { database } from '~/db/client.server'
+import { database, syncReplicaForMiss } from '~/db/client.server'
+import { isDatabaseUnavailable } from '~/db/unavailable.server'
 import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
 import { readCookie, serializeCookie } from '~/utils/cookies.server'
@@ -40,11 +41,13 @@ async function resolveAuth(request: Request): Promise<Auth> {
   const token = readCookie(cookies, SESSION_COOKIE)
   if (token) {
     try {
-      session = await findSession(database(), token)
+      session = await findSessionAnywhere(token)
       if (session?.isRenewed) {
         setCookies.push(sessionCookie(token))
       }
     } catch (error) {
+      // A database out of reach is not a signed-out person: the request answers 503.
+      if (isDatabaseUnavailable(error)) throw error
       console.error('Auth error', error)
     }
   }
@@ -58,6 +61,17 @@ async function resolveAuth(request: Request): Promise<Auth> {
 }
 
 /**
+ * The session behind a token. On an embedded replica a session made through another instance
+ * (sign-in there, then a request load-balanced here) arrives with the next sync: one not found
+ * syncs the replica and is looked up again, rather than signing the person out.
+ */
+export async function findSessionAnywhere(token: string, db = database()) {
+  const session = await findSession(db, token)
+  if (session || !(await syncReplicaForMiss(db))) return session
+  return findSession(db, token)
+}
+
+/**
  * The signed-in user behind a `Cookie` header, for the doors served ahead of React Router (event
  * streams, docs/decisions/023-event-streams-ahead-of-the-router.md). They renew no cookie: an
  * open stream outlives any renewal, and the page's next request renews it.
@@ -66,8 +80,9 @@ export async function userFromCookies(cookies: string | null | undefined) {
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
   if (!token) return null
   try {
-    return (await findSession(database(), token))?.user ?? null
+    return (await findSessionAnywhere(token))?.user ?? null
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error
     console.error('Auth error', error)
     return null
   }

@@ -11,10 +11,18 @@ export type DatabaseConfig = {
   url: string
   authToken?: string
   syncUrl?: string
+  /** How often an embedded replica pulls the primary's changes on its own, in seconds. */
+  syncIntervalSeconds?: number
 }
 
 /** Busy timeout for local files: writers from other connections queue instead of failing. */
 const BUSY_TIMEOUT_MS = 5_000
+/**
+ * The longest one request to a libSQL server may take. A server that is down refuses at once;
+ * one that is unreachable would otherwise hold the request until the operating system gives up
+ * (minutes), and the page with it. Past this the query fails and the request answers 503.
+ */
+export const REMOTE_TIMEOUT_MS = 5_000
 
 /**
  * Opens a database. `file:` URLs are embedded SQLite files (the folder is created if missing);
@@ -28,10 +36,59 @@ export function openDatabase(config: DatabaseConfig): Database {
     url: config.url,
     authToken: config.authToken,
     syncUrl: config.syncUrl,
+    syncInterval: config.syncUrl ? config.syncIntervalSeconds : undefined,
+    // A replica's own writes go to the primary and are read back from it at once, so a person
+    // sees their change on the next page; other instances' writes arrive with the next sync.
+    readYourWrites: true,
     timeout: BUSY_TIMEOUT_MS,
+    fetch: boundedFetch,
   })
   const db = announceCommits(drizzle(client, { schema }))
+  if (config.syncUrl) replicas.add(db)
+  // A replica's writes go to the primary, but through the same synchronous driver as a file:
+  // they block the thread for the round trip, so they take turns like a file's.
   return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
+}
+
+/** The HTTP client's fetch, with every request bounded by REMOTE_TIMEOUT_MS. */
+function boundedFetch(request: Request) {
+  return fetch(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(REMOTE_TIMEOUT_MS)]) })
+}
+
+const replicas = new WeakSet<Database>()
+
+/** Whether the database is an embedded replica (DATABASE_SYNC_URL). */
+export function isReplica(db: Database) {
+  return replicas.has(db)
+}
+
+/**
+ * Pulls the primary's newest changes into an embedded replica now, rather than at its next
+ * periodic sync. Returns false for a database that is not a replica; throws when the primary
+ * cannot be reached.
+ */
+export async function syncReplica(db: Database): Promise<boolean> {
+  if (!isReplica(db)) return false
+  await db.$client.sync()
+  return true
+}
+
+const syncsUnderWay = new WeakMap<Database, Promise<boolean>>()
+
+/**
+ * Syncs a replica for a read that found nothing and may be looking for another instance's
+ * fresh write. Concurrent callers share one sync, so a flood of such reads costs one request to
+ * the primary at a time. Resolves false for a database that is not a replica or a failed sync.
+ */
+export function syncReplicaForMiss(db: Database): Promise<boolean> {
+  let sync = syncsUnderWay.get(db)
+  if (!sync) {
+    sync = syncReplica(db)
+      .catch(() => false)
+      .finally(() => syncsUnderWay.delete(db))
+    syncsUnderWay.set(db, sync)
+  }
+  return sync
 }
 
 const commitListeners = new Set<() => void>()
@@ -52,6 +109,12 @@ function announceCommits(db: Database): Database {
     for (const listener of commitListeners) listener()
     return result
   }) as Database['transaction']
+  const batch = db.batch.bind(db)
+  db.batch = (async (queries) => {
+    const result = await batch(queries)
+    for (const listener of commitListeners) listener()
+    return result
+  }) as Database['batch']
   return db
 }
 
@@ -65,12 +128,17 @@ function announceCommits(db: Database): Database {
  */
 function takeTurnsToWrite(db: Database): Database {
   let queue: Promise<unknown> = Promise.resolve()
-  const transaction = db.transaction.bind(db)
-  db.transaction = ((run, config) => {
-    const turn = queue.then(() => transaction(run, config))
+  const inTurn = <T>(write: () => Promise<T>): Promise<T> => {
+    const turn = queue.then(write)
     queue = turn.catch(() => undefined)
     return turn
-  }) as Database['transaction']
+  }
+  const transaction = db.transaction.bind(db)
+  db.transaction = ((run, config) => inTurn(() => transaction(run, config))) as Database['transaction']
+  // A batch runs start to end without yielding, but on a connection of its own: while a
+  // transaction of this process holds the lock, its first write would block the thread too.
+  const batch = db.batch.bind(db)
+  db.batch = ((queries) => inTurn(() => batch(queries))) as Database['batch']
   return db
 }
 
@@ -91,6 +159,7 @@ export function database(): Database {
       url: e.DATABASE_URL,
       authToken: e.DATABASE_AUTH_TOKEN,
       syncUrl: e.DATABASE_SYNC_URL,
+      syncIntervalSeconds: e.DATABASE_SYNC_INTERVAL_SECONDS,
     })
   }
   return instance

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { migrate } from 'drizzle-orm/libsql/migrator'
-import type { Database } from './client.server'
+import { type Database, syncReplica } from './client.server'
 
 /** Generated SQL migrations, checked in; resolved from the app's root like the server's cwd. */
 const MIGRATIONS_FOLDER = resolve('drizzle')
@@ -12,8 +12,11 @@ const MIGRATIONS_FOLDER = resolve('drizzle')
  * once: drizzle records what it applied and runs each migration in a transaction.
  */
 export async function migrateDatabase(db: Database, migrationsFolder = MIGRATIONS_FOLDER) {
+  // An embedded replica first learns what the primary has applied (a fresh replica's file is
+  // empty and would try every migration again); its file is the replicator's, in WAL already.
+  const isReplica = await syncReplica(db)
   // WAL lets readers run beside the writer; the setting is stored in the file itself.
-  if (db.$client.protocol === 'file') await db.run(sql`PRAGMA journal_mode = WAL`)
+  if (!isReplica && db.$client.protocol === 'file') await db.run(sql`PRAGMA journal_mode = WAL`)
   await migrate(db, { migrationsFolder })
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, lte, min, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, lt, lte, min, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { events } from '~/db/schema'
 
@@ -27,6 +27,18 @@ export type AppEvent =
  */
 export async function appendEvent(tx: Executor, event: AppEvent) {
   await tx.insert(events).values(event)
+}
+
+/**
+ * The same append as a statement for the batch of its change (app/db/batch.server.ts). With
+ * `onlyIf`, the row is written only when that condition holds as the batch reaches it: the event
+ * of a change the batch's guards skipped is skipped with it.
+ */
+export function appendEventStatement(db: Executor, event: AppEvent, onlyIf: SQL = sql`1`) {
+  const taskId = 'taskId' in event ? event.taskId : null
+  return db.run(
+    sql`INSERT INTO ${events} (topic, type, task_id, payload, created_at) SELECT ${event.topic}, ${event.type}, ${taskId}, ${JSON.stringify(event.payload)}, ${Date.now()} WHERE ${onlyIf}`,
+  )
 }
 
 /** An event as the log holds it: its id is the cursor a stream resumes from. */

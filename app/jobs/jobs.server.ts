@@ -31,11 +31,15 @@ export type JobHandler = (db: Database, payload: Record<string, unknown>, now: D
  * work that arrived after it started is not lost. Pass the transaction of the change that calls
  * for the job, so both commit or neither does.
  */
-export async function scheduleJob(
-  db: Executor,
-  job: { id: string; type: string; payload: Record<string, unknown>; runAt: Date },
-) {
-  await db
+export async function scheduleJob(db: Executor, job: ScheduledJob) {
+  await scheduleJobStatement(db, job)
+}
+
+type ScheduledJob = { id: string; type: string; payload: Record<string, unknown>; runAt: Date }
+
+/** scheduleJob as a statement for the batch of the change it follows (app/db/batch.server.ts). */
+export function scheduleJobStatement(db: Executor, job: ScheduledJob) {
+  return db
     .insert(jobs)
     .values({ ...job, status: 'pending' })
     .onConflictDoUpdate({

@@ -1,17 +1,18 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
+import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
-import { commentReactions, commentRevisions, comments, notifications, users } from '~/db/schema'
+import { commentReactions, commentRevisions, comments, notifications, tasks, users } from '~/db/schema'
 import type { ReactionType } from '~/domain/constants'
-import { appendEvent } from '~/events/log.server'
+import { appendEventStatement } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
-import { Forbidden, NotFound } from './errors'
-import { scheduleMentionEmails } from './mention-emails.server'
+import { Conflict, Forbidden, NotFound } from './errors'
+import { mentionEmailJobStatements } from './mention-emails.server'
 import { mentionableFor, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
 import type { SessionUser } from './session-user'
-import { getTask, type Viewer } from './tasks.server'
+import { getTask, TASK_NOT_FOUND, type Viewer, visibleToSql } from './tasks.server'
 
 /**
  * The rules of comments (docs/product-rules.md §1, §2):
@@ -167,29 +168,27 @@ export async function addComment(
     : null
   const recipients = recipientsOf(input.content, input.mentions, await mentionableFor(db, access), actor.id)
 
-  const commentId = await db.transaction(async (tx) => {
-    const now = new Date()
-    const [row] = await tx
-      .insert(comments)
-      .values({
+  const commentId = crypto.randomUUID()
+  const now = Date.now()
+  // The task must still be visible to the author as the batch runs: a share revoked since the
+  // check above writes nothing.
+  const [added] = await writeBatch(db, [
+    db.run(
+      sql`INSERT INTO ${comments} (id, task_id, user_id, parent_comment_id, content, created_at, updated_at) SELECT ${commentId}, ${access.task.id}, ${actor.id}, ${parentCommentId}, ${input.content}, ${now}, ${now} WHERE ${taskVisibleSql(actor, access.task.id)}`,
+    ),
+    appendEventStatement(
+      db,
+      {
+        topic: 'comments',
+        type: 'comment-added',
         taskId: access.task.id,
-        userId: actor.id,
-        parentCommentId,
-        content: input.content,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: comments.id })
-    const id = (row as { id: string }).id
-    await appendEvent(tx, {
-      topic: 'comments',
-      type: 'comment-added',
-      taskId: access.task.id,
-      payload: { taskId: access.task.id, commentId: id, userId: actor.id, parentCommentId },
-    })
-    await notifyMentioned(tx, actor, access.task.id, id, input.content, recipients)
-    return id
-  })
+        payload: { taskId: access.task.id, commentId, userId: actor.id, parentCommentId },
+      },
+      wroteJustBefore,
+    ),
+    ...(await mentionStatements(db, actor, access.task.id, commentId, input.content, recipients)),
+  ])
+  if (rowsAffected(added) === 0) throw new NotFound(TASK_NOT_FOUND)
   return { comment: await readComment(db, commentId), notified: recipients.length }
 }
 
@@ -204,46 +203,52 @@ async function threadRootOf(db: Executor, taskId: string, parentCommentId: strin
   return parent.parentCommentId ?? parent.id
 }
 
-async function notifyMentioned(
-  tx: Executor,
+/** Whether the task is visible to the viewer as the batch reaches this statement. */
+function taskVisibleSql(viewer: Viewer, taskId: string) {
+  return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${taskId} AND ${visibleToSql(viewer)})`
+}
+
+/**
+ * The mentions a comment makes, for the batch that writes it: a notification and a `mention`
+ * event per person, written only if the comment was (a batch whose guard skipped the comment
+ * skips them too), and the e-mails of those who are away.
+ */
+async function mentionStatements(
+  db: Database,
   actor: Actor,
   taskId: string,
   commentId: string,
   content: string,
   recipients: { id: string }[],
-) {
-  if (recipients.length === 0) return
-  const rows = await tx
-    .insert(notifications)
-    .values(
-      recipients.map((recipient) => ({
-        recipientId: recipient.id,
-        taskId,
-        commentId,
-        type: 'mention' as const,
-        fromUserId: actor.id,
-        content,
-      })),
-    )
-    .returning({ id: notifications.id, recipientId: notifications.recipientId })
-  for (const row of rows) {
-    await appendEvent(tx, {
-      topic: 'comments',
-      type: 'mention',
-      taskId,
-      payload: {
-        taskId,
-        commentId,
-        notificationId: row.id,
-        recipientId: row.recipientId,
-        fromUserId: actor.id,
-      },
-    })
-  }
-  await scheduleMentionEmails(
-    tx,
-    rows.map((row) => row.recipientId),
-  )
+): Promise<Statement[]> {
+  if (recipients.length === 0) return []
+  const commentExists = sql`EXISTS (SELECT 1 FROM ${comments} WHERE ${comments.id} = ${commentId})`
+  const now = Date.now()
+  const perRecipient = recipients.flatMap((recipient) => {
+    const notificationId = crypto.randomUUID()
+    return [
+      db.run(
+        sql`INSERT INTO ${notifications} (id, recipient_id, task_id, comment_id, type, from_user_id, content, is_read, created_at) SELECT ${notificationId}, ${recipient.id}, ${taskId}, ${commentId}, 'mention', ${actor.id}, ${content}, 0, ${now} WHERE ${commentExists}`,
+      ),
+      appendEventStatement(
+        db,
+        {
+          topic: 'comments',
+          type: 'mention',
+          taskId,
+          payload: { taskId, commentId, notificationId, recipientId: recipient.id, fromUserId: actor.id },
+        },
+        wroteJustBefore,
+      ),
+    ]
+  })
+  return [
+    ...perRecipient,
+    ...(await mentionEmailJobStatements(
+      db,
+      recipients.map((recipient) => recipient.id),
+    )),
+  ]
 }
 
 /**
@@ -263,24 +268,40 @@ export async function updateComment(
   const recipients = recipientsOf(content, [], mentionable, actor.id).filter(
     (user) => !alreadyMentioned.has(user.id),
   )
-  await db.transaction(async (tx) => {
-    const now = new Date()
-    await tx
-      .insert(commentRevisions)
-      .values({ commentId, content: comment.content, createdAt: comment.updatedAt })
-    await tx
+  const now = Date.now()
+  const isStillOwn = ownLiveCommentSql(actor, commentId)
+  const [, edited] = await writeBatch(db, [
+    db.run(
+      sql`INSERT INTO ${commentRevisions} (id, comment_id, content, created_at) SELECT ${crypto.randomUUID()}, ${commentId}, ${comment.content}, ${comment.updatedAt.getTime()} WHERE ${isStillOwn}`,
+    ),
+    db
       .update(comments)
-      .set({ content, editedAt: now, updatedAt: now })
-      .where(eq(comments.id, commentId))
-    await appendEvent(tx, {
-      topic: 'comments',
-      type: 'comment-updated',
-      taskId: comment.taskId,
-      payload: { taskId: comment.taskId, commentId, userId: actor.id },
-    })
-    await notifyMentioned(tx, actor, comment.taskId, commentId, content, recipients)
-  })
+      .set({ content, editedAt: new Date(now), updatedAt: new Date(now) })
+      .where(and(eq(comments.id, commentId), isStillOwn)),
+    appendEventStatement(
+      db,
+      {
+        topic: 'comments',
+        type: 'comment-updated',
+        taskId: comment.taskId,
+        payload: { taskId: comment.taskId, commentId, userId: actor.id },
+      },
+      wroteJustBefore,
+    ),
+    ...(await mentionStatements(db, actor, comment.taskId, commentId, content, recipients)),
+  ])
+  if (rowsAffected(edited) === 0) throw new NotFound(COMMENT_NOT_FOUND)
   return readComment(db, commentId)
+}
+
+/** The actor's own comment, not deleted, on a task they still see, as the batch reaches this. */
+function ownLiveCommentSql(actor: Actor, commentId: string) {
+  return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.user_id = ${actor.id} AND c.deleted_at IS NULL AND ${visibleToSql(actor)})`
+}
+
+/** A comment, not deleted, on a task the viewer still sees, as the batch reaches this. */
+function liveCommentSql(viewer: Viewer, commentId: string) {
+  return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.deleted_at IS NULL AND ${visibleToSql(viewer)})`
 }
 
 /**
@@ -289,53 +310,73 @@ export async function updateComment(
  * takes the placeholder with it.
  */
 export async function deleteComment(db: Database, actor: Actor, commentId: string) {
-  const { comment } = await findOwnComment(db, actor, commentId)
-  await db.transaction(async (tx) => {
-    const [replies] = await tx
-      .select({ n: sql<number>`count(*)` })
-      .from(comments)
-      .where(eq(comments.parentCommentId, commentId))
-    const keepsPlaceholder = Number(replies?.n ?? 0) > 0
-    const removed = [commentId]
-    if (keepsPlaceholder) {
-      const now = new Date()
-      await tx
-        .update(comments)
-        .set({ content: '', deletedAt: now, updatedAt: now })
-        .where(eq(comments.id, commentId))
-      await tx.delete(commentRevisions).where(eq(commentRevisions.commentId, commentId))
-      await tx.delete(commentReactions).where(eq(commentReactions.commentId, commentId))
-      await tx.delete(notifications).where(eq(notifications.commentId, commentId))
-    } else {
-      await tx.delete(comments).where(eq(comments.id, commentId))
-      if (comment.parentCommentId) {
-        const emptied = await tx
-          .delete(comments)
-          .where(
-            and(
-              eq(comments.id, comment.parentCommentId),
-              sql`${comments.deletedAt} IS NOT NULL`,
-              sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.parent_comment_id = ${comment.parentCommentId})`,
-            ),
-          )
-          .returning({ id: comments.id })
-        removed.push(...emptied.map((row) => row.id))
-      }
-    }
-    for (const id of removed) {
-      await appendEvent(tx, {
+  // A reply posted between the read and the batch keeps the comment (see below): read again.
+  for (let attempt = 1; ; attempt++) {
+    const { comment } = await findOwnComment(db, actor, commentId)
+    if (await deleteCommentOnce(db, actor, comment)) return
+    if (attempt === 3) throw new Conflict('The comment changed while it was being deleted. Please try again.')
+  }
+}
+
+async function deleteCommentOnce(db: Database, actor: Actor, comment: typeof comments.$inferSelect) {
+  const commentId = comment.id
+  const [replies] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(comments)
+    .where(eq(comments.parentCommentId, commentId))
+  const keepsPlaceholder = Number(replies?.n ?? 0) > 0
+  const deletedEvent = (id: string, isPlaceholder: boolean, onlyIf: SQL) =>
+    appendEventStatement(
+      db,
+      {
         topic: 'comments',
         type: 'comment-deleted',
         taskId: comment.taskId,
-        payload: {
-          taskId: comment.taskId,
-          commentId: id,
-          userId: actor.id,
-          isPlaceholder: id === commentId && keepsPlaceholder,
-        },
-      })
-    }
-  })
+        payload: { taskId: comment.taskId, commentId: id, userId: actor.id, isPlaceholder },
+      },
+      onlyIf,
+    )
+  const isStillOwn = ownLiveCommentSql(actor, commentId)
+  if (keepsPlaceholder) {
+    const now = Date.now()
+    const isOurPlaceholder = sql`EXISTS (SELECT 1 FROM ${comments} c WHERE c.id = ${commentId} AND c.deleted_at = ${now})`
+    const [emptied] = await writeBatch(db, [
+      db
+        .update(comments)
+        .set({ content: '', deletedAt: new Date(now), updatedAt: new Date(now) })
+        .where(and(eq(comments.id, commentId), isStillOwn)),
+      deletedEvent(commentId, true, wroteJustBefore),
+      db.delete(commentRevisions).where(and(eq(commentRevisions.commentId, commentId), isOurPlaceholder)),
+      db.delete(commentReactions).where(and(eq(commentReactions.commentId, commentId), isOurPlaceholder)),
+      db.delete(notifications).where(and(eq(notifications.commentId, commentId), isOurPlaceholder)),
+    ])
+    if (rowsAffected(emptied) === 0) throw new NotFound(COMMENT_NOT_FOUND)
+    return true
+  }
+  const hasNoReplies = sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.parent_comment_id = ${commentId})`
+  const parentId = comment.parentCommentId
+  const [removed] = await writeBatch(db, [
+    // Only while it has no replies: the foreign key would take a reply posted meanwhile unseen.
+    db.delete(comments).where(and(eq(comments.id, commentId), isStillOwn, hasNoReplies)),
+    deletedEvent(commentId, false, wroteJustBefore),
+    // A reply that was the last one under a placeholder takes the placeholder with it.
+    ...(parentId
+      ? [
+          db
+            .delete(comments)
+            .where(
+              and(
+                eq(comments.id, parentId),
+                sql`${comments.deletedAt} IS NOT NULL`,
+                sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.parent_comment_id = ${parentId})`,
+                sql`NOT EXISTS (SELECT 1 FROM ${comments} c WHERE c.id = ${commentId})`,
+              ),
+            ),
+          deletedEvent(parentId, false, wroteJustBefore),
+        ]
+      : []),
+  ])
+  return rowsAffected(removed) > 0
 }
 
 /**
@@ -350,32 +391,42 @@ export async function toggleReaction(
   type: ReactionType,
 ): Promise<{ commentId: string; reactions: string; isActive: boolean }> {
   const { comment } = await findLiveComment(db, actor, commentId)
-  const isActive = await db.transaction(async (tx) => {
-    const added = await tx
-      .insert(commentReactions)
-      .values({ commentId, userId: actor.id, type })
-      .onConflictDoNothing()
-      .returning({ type: commentReactions.type })
-    const active = added.length > 0
-    if (!active) {
-      await tx
-        .delete(commentReactions)
-        .where(
-          and(
-            eq(commentReactions.commentId, commentId),
-            eq(commentReactions.userId, actor.id),
-            eq(commentReactions.type, type),
-          ),
-        )
-    }
-    await appendEvent(tx, {
-      topic: 'comments',
-      type: 'reaction-changed',
-      taskId: comment.taskId,
-      payload: { taskId: comment.taskId, commentId, userId: actor.id, type, isActive: active },
-    })
-    return active
-  })
+  const isLive = liveCommentSql(actor, commentId)
+  const reactionExists = sql`EXISTS (SELECT 1 FROM ${commentReactions} WHERE ${commentReactions.commentId} = ${commentId} AND ${commentReactions.userId} = ${actor.id} AND ${commentReactions.type} = ${type})`
+  const reactionEvent = (isActive: boolean) =>
+    appendEventStatement(
+      db,
+      {
+        topic: 'comments',
+        type: 'reaction-changed',
+        taskId: comment.taskId,
+        payload: { taskId: comment.taskId, commentId, userId: actor.id, type, isActive },
+      },
+      sql`${isLive} AND ${isActive ? reactionExists : sql`NOT ${reactionExists}`}`,
+    )
+  // Add the reaction, or, when it is already there (the insert wrote nothing), remove it; the
+  // primary key keeps concurrent toggles from ever counting a person twice.
+  const [added, removed, , , state] = await writeBatch(db, [
+    db.run(
+      sql`INSERT INTO ${commentReactions} (comment_id, user_id, type, created_at) SELECT ${commentId}, ${actor.id}, ${type}, ${Date.now()} WHERE ${isLive} ON CONFLICT DO NOTHING`,
+    ),
+    db
+      .delete(commentReactions)
+      .where(
+        and(
+          sql`changes() = 0`,
+          eq(commentReactions.commentId, commentId),
+          eq(commentReactions.userId, actor.id),
+          eq(commentReactions.type, type),
+          isLive,
+        ),
+      ),
+    reactionEvent(true),
+    reactionEvent(false),
+    db.all<{ isActive: number }>(sql`SELECT ${reactionExists} AS isActive`),
+  ])
+  if (rowsAffected(added) === 0 && rowsAffected(removed) === 0) throw new NotFound(COMMENT_NOT_FOUND)
+  const isActive = Boolean((state as { isActive: number }[])[0]?.isActive)
   const { reactions } = await readComment(db, commentId)
   return { commentId, reactions, isActive }
 }

@@ -5,7 +5,7 @@ import { queueEmail } from '~/email/outbox.server'
 import { mentionEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { INBOX_PATH } from '~/inbox'
-import { scheduleJob } from '~/jobs/jobs.server'
+import { scheduleJobStatement } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
 import { NotFound } from './errors'
 import { listMentionsToEmail } from './notifications.server'
@@ -41,12 +41,13 @@ export async function isOnline(db: Executor, userId: string, now = new Date()) {
 }
 
 /**
- * Called in the transaction that creates mentions: schedules the e-mail of each recipient who is
- * away and wants it. One job per person (keyed by their id), so mentions batch into it.
+ * The jobs for the batch that creates mentions: the e-mail of each recipient who is away and wants
+ * it. One job per person (keyed by their id), so mentions batch into it. Who is away is read
+ * before the batch; a job for someone who came back meanwhile finds nothing to send.
  */
-export async function scheduleMentionEmails(tx: Executor, recipientIds: string[], now = new Date()) {
-  if (recipientIds.length === 0) return
-  const away = await tx
+export async function mentionEmailJobStatements(db: Executor, recipientIds: string[], now = new Date()) {
+  if (recipientIds.length === 0) return []
+  const away = await db
     .select({ id: users.id })
     .from(users)
     .where(
@@ -58,14 +59,14 @@ export async function scheduleMentionEmails(tx: Executor, recipientIds: string[]
       ),
     )
   const runAt = new Date(now.getTime() + env().MENTION_EMAIL_DELAY_MINUTES * 60_000)
-  for (const { id } of away) {
-    await scheduleJob(tx, {
+  return away.map(({ id }) =>
+    scheduleJobStatement(db, {
       id: `${MENTION_EMAIL_JOB}:${id}`,
       type: MENTION_EMAIL_JOB,
       payload: { recipientId: id },
       runAt,
-    })
-  }
+    }),
+  )
 }
 
 /**

@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm'
+import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { type Task, taskShares, tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
 import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
-import { appendEvent } from '~/events/log.server'
-import { Forbidden, Invalid, NotFound } from './errors'
+import { appendEventStatement } from '~/events/log.server'
+import { Conflict, Forbidden, Invalid, NotFound } from './errors'
 import type { SessionUser } from './session-user'
 import { readAudiences } from './task-audience.server'
 import type { TaskFields, TaskUpdate } from './task-schemas'
@@ -346,9 +347,23 @@ async function checkShares(db: Executor, actor: Actor, emails: string[]) {
   }
 }
 
-async function replaceShares(tx: Executor, taskId: string, emails: string[]) {
-  await tx.delete(taskShares).where(eq(taskShares.taskId, taskId))
-  if (emails.length > 0) await tx.insert(taskShares).values(emails.map((email) => ({ taskId, email })))
+/** Replaces a task's shares, while `onlyIf` holds as the batch reaches them. */
+function replaceSharesStatements(db: Database, taskId: string, emails: string[], onlyIf: SQL): Statement[] {
+  return [
+    db.delete(taskShares).where(and(eq(taskShares.taskId, taskId), onlyIf)),
+    ...(emails.length > 0
+      ? [
+          db.run(
+            sql`INSERT INTO ${taskShares} (task_id, email, created_at) SELECT ${taskId}, value, ${Date.now()} FROM json_each(${JSON.stringify(emails)}) WHERE ${onlyIf}`,
+          ),
+        ]
+      : []),
+  ]
+}
+
+/** Whether the actor still owns the task when the batch reaches this statement. */
+function stillOwnedSql(actor: Actor, taskId: string) {
+  return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${taskId} AND ${tasks.userId} = ${actor.id})`
 }
 
 /** One instant per write: a task created Completed was completed when it was created, to the millisecond. */
@@ -365,35 +380,32 @@ function completedAtFor(
 export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
   await checkShares(db, actor, fields.sharedWith)
   if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
-  const id = await db.transaction(async (tx) => {
-    const now = new Date()
-    const [row] = await tx
-      .insert(tasks)
-      .values({
-        userId: actor.id,
-        text: fields.text,
-        details: fields.details ?? null,
-        refLink: fields.refLink ?? null,
-        priority: fields.priority,
-        status: fields.status,
-        hrs: fields.hrs,
-        isPublic: fields.isPublic,
-        parentTaskId: fields.parentTaskId ?? null,
-        completedAt: completedAtFor(fields.status, null, now),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: tasks.id })
-    const taskId = (row as { id: string }).id
-    await replaceShares(tx, taskId, fields.sharedWith)
-    await appendEvent(tx, {
+  const id = crypto.randomUUID()
+  const now = new Date()
+  await writeBatch(db, [
+    db.insert(tasks).values({
+      id,
+      userId: actor.id,
+      text: fields.text,
+      details: fields.details ?? null,
+      refLink: fields.refLink ?? null,
+      priority: fields.priority,
+      status: fields.status,
+      hrs: fields.hrs,
+      isPublic: fields.isPublic,
+      parentTaskId: fields.parentTaskId ?? null,
+      completedAt: completedAtFor(fields.status, null, now),
+      createdAt: now,
+      updatedAt: now,
+    }),
+    ...replaceSharesStatements(db, id, fields.sharedWith, sql`1`),
+    appendEventStatement(db, {
       topic: 'tasks',
       type: 'task-created',
-      taskId,
-      payload: { taskId, userId: actor.id },
-    })
-    return taskId
-  })
+      taskId: id,
+      payload: { taskId: id, userId: actor.id },
+    }),
+  ])
   return (await getTask(db, actor, id)).task
 }
 
@@ -406,10 +418,13 @@ export async function updateTask(
   const before = await requireOwner(db, actor, taskId)
   if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
   if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
-  await db.transaction(async (tx) => {
-    const status = changes.status ?? before.status
-    const now = new Date()
-    await tx
+  const status = changes.status ?? before.status
+  const now = new Date()
+  // Only the owner edits, and ownership never moves: what can change meanwhile is the task being
+  // deleted, and then nothing here is written.
+  const isOwned = stillOwnedSql(actor, taskId)
+  const [updated] = await writeBatch(db, [
+    db
       .update(tasks)
       .set({
         text: changes.text,
@@ -423,23 +438,29 @@ export async function updateTask(
         completedAt: completedAtFor(status, before, now),
         updatedAt: now,
       })
-      .where(eq(tasks.id, taskId))
-    if (changes.sharedWith) await replaceShares(tx, taskId, changes.sharedWith)
-    await appendEvent(tx, {
-      topic: 'tasks',
-      type: 'task-updated',
-      taskId,
-      payload: { taskId, userId: actor.id },
-    })
-    if (changes.status && changes.status !== before.status) {
-      await appendEvent(tx, {
-        topic: 'tasks',
-        type: 'task-status-changed',
-        taskId,
-        payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: changes.status },
-      })
-    }
-  })
+      .where(and(eq(tasks.id, taskId), eq(tasks.userId, actor.id))),
+    ...(changes.sharedWith ? replaceSharesStatements(db, taskId, changes.sharedWith, isOwned) : []),
+    appendEventStatement(
+      db,
+      { topic: 'tasks', type: 'task-updated', taskId, payload: { taskId, userId: actor.id } },
+      isOwned,
+    ),
+    ...(changes.status && changes.status !== before.status
+      ? [
+          appendEventStatement(
+            db,
+            {
+              topic: 'tasks',
+              type: 'task-status-changed',
+              taskId,
+              payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: changes.status },
+            },
+            isOwned,
+          ),
+        ]
+      : []),
+  ])
+  if (rowsAffected(updated) === 0) throw new NotFound(TASK_NOT_FOUND)
   return (await getTask(db, actor, taskId)).task
 }
 
@@ -454,19 +475,30 @@ export async function setTaskStatus(
   if (!access.canSetStatus) throw new Forbidden(NOT_ALLOWED)
   const before = access.task
   if (before.status !== status) {
-    await db.transaction(async (tx) => {
-      const now = new Date()
-      await tx
+    const now = new Date()
+    // The rule goes into the statement: a share revoked since the check above must not let
+    // this change through.
+    const [moved] = await writeBatch(db, [
+      db
         .update(tasks)
         .set({ status, completedAt: completedAtFor(status, before, now), updatedAt: now })
-        .where(eq(tasks.id, taskId))
-      await appendEvent(tx, {
-        topic: 'tasks',
-        type: 'task-status-changed',
-        taskId,
-        payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: status },
-      })
-    })
+        .where(and(eq(tasks.id, taskId), or(eq(tasks.userId, actor.id), sharedWithViewerSql(actor)))),
+      appendEventStatement(
+        db,
+        {
+          topic: 'tasks',
+          type: 'task-status-changed',
+          taskId,
+          payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: status },
+        },
+        wroteJustBefore,
+      ),
+    ])
+    if (rowsAffected(moved) === 0) {
+      // Why nothing moved, as a fresh read tells it: gone from sight, or no longer theirs to move.
+      if ((await getTask(db, actor, taskId)).canSetStatus) throw new NotFound(TASK_NOT_FOUND)
+      throw new Forbidden(NOT_ALLOWED)
+    }
   }
   return (await getTask(db, actor, taskId)).task
 }
@@ -483,34 +515,53 @@ export async function shareTask(
 
 /** Deletes a task and, with it, its subtasks (the UI says so before asking). */
 export async function deleteTask(db: Database, actor: Actor, taskId: string) {
-  await requireOwner(db, actor, taskId)
-  await db.transaction(async (tx) => {
-    // Who could see each task, read before it goes: streams decide from it who hears of the
-    // deletion, as there is no task left to ask.
-    const audiences = await readAudiences(
-      tx,
-      (
-        await tx
-          .select({ id: tasks.id })
-          .from(tasks)
-          .where(or(eq(tasks.id, taskId), eq(tasks.parentTaskId, taskId)))
-      ).map(({ id }) => id),
-    )
-    // Subtasks first: deleting the parent first lets the foreign key cascade remove them unseen,
-    // and they would get no task-deleted event.
-    const removed = [
-      ...(await tx.delete(tasks).where(eq(tasks.parentTaskId, taskId)).returning({ id: tasks.id })),
-      ...(await tx.delete(tasks).where(eq(tasks.id, taskId)).returning({ id: tasks.id })),
-    ]
-    for (const { id } of removed) {
-      await appendEvent(tx, {
+  // A subtask added between the read and the batch keeps its parent (see below): read again.
+  for (let attempt = 1; ; attempt++) {
+    await requireOwner(db, actor, taskId)
+    if (await deleteTaskOnce(db, actor, taskId)) return
+    if (attempt === 3) throw new Conflict('The task changed while it was being deleted. Please try again.')
+  }
+}
+
+async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
+  const subtaskIds = (
+    await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentTaskId, taskId))
+  ).map(({ id }) => id)
+  // Who could see each task, read before it goes: streams decide from it who hears of the
+  // deletion, as there is no task left to ask.
+  const audiences = await readAudiences(db, [taskId, ...subtaskIds])
+  const deletedEvent = (id: string, onlyIf: SQL) =>
+    appendEventStatement(
+      db,
+      {
         topic: 'tasks',
         type: 'task-deleted',
         taskId: id,
         payload: { taskId: id, userId: actor.id, audience: audiences.get(id) },
-      })
-    }
-  })
+      },
+      onlyIf,
+    )
+  const isOwned = stillOwnedSql(actor, taskId)
+  const results = await writeBatch(db, [
+    // Subtasks first, each with its event: deleting the parent first would let the foreign key
+    // cascade remove them unseen. Only those read above, whose audiences the events carry.
+    ...subtaskIds.map((id) =>
+      deletedEvent(id, sql`${isOwned} AND EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${id})`),
+    ),
+    db.delete(tasks).where(and(eq(tasks.parentTaskId, taskId), inArray(tasks.id, subtaskIds), isOwned)),
+    // The parent goes only when no subtask is left that the events above did not announce.
+    db
+      .delete(tasks)
+      .where(
+        and(
+          eq(tasks.id, taskId),
+          eq(tasks.userId, actor.id),
+          sql`NOT EXISTS (SELECT 1 FROM ${tasks} c WHERE c.parent_task_id = ${taskId})`,
+        ),
+      ),
+    deletedEvent(taskId, wroteJustBefore),
+  ])
+  return rowsAffected(results.at(-2)) > 0
 }
 
 /** The owner's top-level tasks a new subtask may hang under (for the parent picker). */

@@ -1,4 +1,4 @@
-import { type Database, onCommit } from '~/db/client.server'
+import { type Database, onCommit, syncReplica } from '~/db/client.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { readAudiences, type TaskAudience } from '~/services/task-audience.server'
 
@@ -7,7 +7,8 @@ import { readAudiences, type TaskAudience } from '~/services/task-audience.serve
  * which decides for its own person whether to pass it on. Each event and the audience of its task
  * are read once per process, however many subscribers there are. A commit in this process wakes
  * it at once; while it has subscribers it also polls, for the writes of other instances sharing
- * the database.
+ * the database. On an embedded replica each read of the log first syncs it with the primary, so
+ * other instances' events arrive within a poll, not a sync interval.
  */
 
 export type Subscriber = {
@@ -39,9 +40,14 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
 
   function kick() {
     if (subscribers.size === 0 || head === undefined) return
+    void read()
+  }
+
+  /** Reads the log now (or once more after the read under way); resolves when it has. */
+  function read(): Promise<void> {
     if (pass) {
       isKickedDuringPass = true
-      return
+      return pass
     }
     pass = (async () => {
       do {
@@ -56,9 +62,31 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
       pass = undefined
       schedule()
     })
+    return pass
+  }
+
+  let isSyncFailing = false
+  async function syncFirst() {
+    try {
+      await syncReplica(db)
+      if (isSyncFailing) console.error('Syncing the replica works again')
+      isSyncFailing = false
+    } catch (error) {
+      // The local copy is still there to read; the next pass tries again.
+      if (!isSyncFailing) console.error('Syncing the replica failed', error)
+      isSyncFailing = true
+    }
   }
 
   async function readNewEvents() {
+    await syncFirst()
+    // Nobody listening: where the log ends is all there is to know. Without this a broadcaster
+    // that sat idle would hand its next subscriber a stale cursor, and a client whose cursor is
+    // newer would be told to reset.
+    if (subscribers.size === 0) {
+      head = await eventLogHead(db)
+      return
+    }
     for (;;) {
       const page = await readEventsAfter(db, { after: head ?? 0, limit: PAGE_SIZE })
       if (page.length === 0) return
@@ -95,6 +123,7 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
      */
     async subscribe(subscriber: Subscriber) {
       await this.start()
+      if (subscribers.size === 0) await read()
       subscribers.add(subscriber)
       if (subscribers.size === 1) schedule()
       return { cursor: head ?? 0, unsubscribe: () => subscribers.delete(subscriber) }
@@ -104,6 +133,13 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
      * committed (a sibling worker on this machine, server/cluster.ts).
      */
     nudge: kick,
+     * Syncs a replica and reads what it brought, handing it to the subscribers; resolves with
+     * where the log now ends.
+     */
+    async catchUp() {
+      await read()
+      return head ?? 0
+    },
     get subscriberCount() {
       return subscribers.size
     },

@@ -1,4 +1,4 @@
-import type { Database } from '~/db/client.server'
+import { type Database, isReplica } from '~/db/client.server'
 import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
 import type { Viewer } from '~/services/tasks.server'
@@ -53,7 +53,10 @@ const PAGE_SIZE = 500
 /**
  * Sends `feed` on `stream`: what was missed after `resumeAfter` (from `Last-Event-ID` or
  * `?after=`), in order, then live events. A cursor the log no longer reaches gets `reset`: the
- * client refetches. Returns the function that stops following.
+ * client refetches. A cursor ahead of this instance's log — a client that was connected to an
+ * instance whose replica was further along — is caught up to, never reset on a replica: it syncs,
+ * and if still behind keeps the client's cursor and sends only what comes after it. Returns the
+ * function that stops following.
  */
 export async function follow(
   db: Database,
@@ -63,8 +66,10 @@ export async function follow(
   resumeAfter: number | null,
 ) {
   let waiting: [LoggedEvent, TaskAudience | undefined][] | null = []
+  /** Events up to here the client already has. */
+  let known = 0
   const deliver = (event: LoggedEvent, audience: TaskAudience | undefined) => {
-    if (stream.isClosed) return
+    if (stream.isClosed || event.id <= known) return
     const verdict = feed.decide(event, audience)
     if (verdict === 'skip') return
     if (verdict === 'send') return stream.send(frameOf(event))
@@ -80,6 +85,16 @@ export async function follow(
   })
   if (resumeAfter === null || resumeAfter === cursor) {
     stream.send(controlFrame('ready', cursor))
+  } else if (resumeAfter > cursor) {
+    // What the broadcaster reads while catching up waits in `waiting` like any live event.
+    const head = await broadcaster.catchUp()
+    if (head < resumeAfter && !isReplica(db)) {
+      // One database and a cursor past its end: the cursor is from another database.
+      stream.send(controlFrame('reset', cursor))
+    } else {
+      known = resumeAfter
+      stream.send(controlFrame('ready', resumeAfter))
+    }
   } else if (!(await canResumeAfter(db, resumeAfter, cursor))) {
     stream.send(controlFrame('reset', cursor))
   } else {

@@ -1,5 +1,6 @@
 import { getAuth } from '~/auth/context.server'
 import { CSRF_HEADER, isAllowedOrigin, isValidCsrfToken } from '~/auth/csrf.server'
+import { RETRY_AFTER_SECONDS } from '~/db/unavailable.server'
 import { handleRpc } from '~/rpc/handler.server'
 import { withHttpCaching } from '~/rpc/http-cache.server'
 import type { Route } from './+types/rpc'
@@ -21,6 +22,7 @@ async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs)
   const response =
     (await handleRpc(rpcRequest, { user: auth.user, isCsrfValid })) ??
     Response.json({ code: 'NOT_FOUND', message: 'No such procedure' }, { status: 404 })
+  if (response.status === 503) response.headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
   return withHttpCaching(request, response)
 }
 

@@ -1,0 +1,61 @@
+import type { ResultSet } from '@libsql/client'
+import { type SQL, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Database } from './client.server'
+
+/**
+ * The hot writes — a change plus its event, and the notifications and jobs it calls for — go out
+ * as one atomic batch, not an interactive transaction (docs/decisions/026-hot-writes-as-batches.md).
+ * To a libSQL server a batch is one request that runs in a transaction there, so the write lock is
+ * held for the statements, not for the round trips between them; on a file it runs start to end
+ * without yielding. Ids are minted before (random strings, docs/decisions/003-libsql-drizzle.md),
+ * so no statement needs an earlier one's result.
+ *
+ * Checks are read before the batch, which is a moment old by the time it runs: where a rule could
+ * have changed meanwhile (a share revoked, a task deleted), the change's statement carries the
+ * rule as its condition, the statements after it are conditional on it (`wroteJustBefore`, or
+ * their own EXISTS), and the service reads the affected rows to tell the person why nothing
+ * changed.
+ */
+export type Statement = BatchItem<'sqlite'>
+
+/** Waits before each new try of a batch the server found the database busy for. */
+const BUSY_RETRY_DELAYS_MS = [10, 40, 150]
+
+/**
+ * Runs the statements as one batch. Under concurrent writers sqld at times refuses a batch with
+ * SQLITE_BUSY at once rather than waiting for the lock; a refused batch wrote nothing (it is one
+ * transaction), so it is safe to send again, a few times, before the error reaches the person.
+ */
+export async function writeBatch(db: Database, statements: Statement[]): Promise<unknown[]> {
+  const [first, ...rest] = statements
+  if (!first) return []
+  for (const delayMs of [...BUSY_RETRY_DELAYS_MS, undefined]) {
+    try {
+      return await db.batch([first, ...rest])
+    } catch (error) {
+      if (delayMs === undefined || !isBusy(error)) throw error
+      await new Promise((resolve) => setTimeout(resolve, delayMs * (0.5 + Math.random())))
+    }
+  }
+  throw new Error('unreachable')
+}
+
+export function isBusy(error: unknown) {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; depth++) {
+    if ((cause as { code?: unknown }).code === 'SQLITE_BUSY') return true
+    cause = cause.cause
+  }
+  return false
+}
+
+/** How many rows a statement of a batch wrote. */
+export function rowsAffected(result: unknown) {
+  return (result as ResultSet).rowsAffected
+}
+
+/**
+ * True when the statement right before this one in the batch wrote a row: SQLite's `changes()`
+ * counts the rows of the connection's last finished statement, and a batch runs on one connection.
+ */
+export const wroteJustBefore: SQL = sql`changes() > 0`
