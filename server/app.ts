@@ -20,7 +20,7 @@ import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.ser
 import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { bodyLimit } from './body-limits'
-import { isClusterWorker, joinSiblings, runPrimary } from './cluster'
+import { isClusterWorker, joinSiblings, runPrimary, workerDatabaseUrl } from './cluster'
 import { createEventStreams, type EventStreams } from './event-streams'
 import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
@@ -217,7 +217,13 @@ export async function startServer() {
   if (config.WEB_CONCURRENCY === 1) return serve(config)
   closeDatabase()
   // A generated secret is shared, so a cookie signed by one worker is good at every other.
-  runPrimary({ workers: config.WEB_CONCURRENCY, env: { SESSION_SECRET: config.SESSION_SECRET } })
+  runPrimary({
+    workers: config.WEB_CONCURRENCY,
+    env: (slot) => ({
+      SESSION_SECRET: config.SESSION_SECRET,
+      DATABASE_URL: workerDatabaseUrl(config.DATABASE_URL, Boolean(config.DATABASE_SYNC_URL), slot),
+    }),
+  })
 }
 
 /** One process serving requests: the whole server alone, or one worker of a cluster. */

@@ -28,15 +28,24 @@ function isEventsCommitted(message: unknown) {
  * worker's commits on to the others, and on SIGTERM/SIGINT lets every worker drain before it
  * exits. `env` is what every worker gets on top of the primary's own environment.
  */
-export function runPrimary({ workers, env }: { workers: number; env: Record<string, string> }) {
+export function runPrimary({
+  workers,
+  env,
+}: {
+  workers: number
+  /** What worker `slot` (0 to workers - 1, kept by its replacement) gets in its environment. */
+  env: (slot: number) => Record<string, string>
+}) {
   let isStopping = false
   let isEveryExitClean = true
 
   // Workers that came up. One that dies before it listens would only die again (a bad build or
   // a database it cannot open): the primary stops and leaves restarting to the platform.
   const listening = new WeakSet<Worker>()
-  const fork = () => {
-    const worker = cluster.fork(env)
+  const slots = new WeakMap<Worker, number>()
+  const fork = (slot: number) => {
+    const worker = cluster.fork(env(slot))
+    slots.set(worker, slot)
     worker.once('listening', () => {
       listening.add(worker)
     })
@@ -67,7 +76,7 @@ export function runPrimary({ workers, env }: { workers: number; env: Record<stri
       stop('a worker that cannot start', 1)
       return
     }
-    const replacement = fork()
+    const replacement = fork(slots.get(worker) ?? 0)
     console.error(
       `Worker ${worker.process.pid} ended (${how}); started worker ${replacement.process.pid} in its place`,
     )
@@ -91,7 +100,7 @@ export function runPrimary({ workers, env }: { workers: number; env: Record<stri
   process.once('SIGINT', () => stop('SIGINT'))
 
   console.log(`Threadwork primary ${process.pid}: starting ${workers} workers`)
-  for (let i = 0; i < workers; i++) fork()
+  for (let slot = 0; slot < workers; slot++) fork(slot)
 }
 
 /**
@@ -117,3 +126,19 @@ export function joinSiblings(broadcaster: { nudge(): void }) {
 }
 
 export const isClusterWorker = () => cluster.isWorker
+
+/**
+ * The database a worker opens. An embedded replica is one process's file: libSQL's sync writes
+ * into it and must not race another process doing the same, so worker 0 keeps `DATABASE_URL`'s
+ * file (the one the primary migrated through, closed before forking) and every other worker gets
+ * its own beside it (`replica.db` → `replica.worker-1.db`). A plain file is shared by all: SQLite's
+ * locks keep its writers apart.
+ */
+export function workerDatabaseUrl(url: string, hasSyncUrl: boolean, slot: number) {
+  if (!hasSyncUrl || slot === 0 || !url.startsWith('file:')) return url
+  const [path = '', query] = url.split('?', 2)
+  const dot = path.lastIndexOf('.')
+  const base = dot > path.lastIndexOf('/') ? path.slice(0, dot) : path
+  const extension = dot > path.lastIndexOf('/') ? path.slice(dot) : ''
+  return `${base}.worker-${slot}${extension}${query === undefined ? '' : `?${query}`}`
+}

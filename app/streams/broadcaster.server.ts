@@ -133,6 +133,7 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
      * committed (a sibling worker on this machine, server/cluster.ts).
      */
     nudge: kick,
+    /**
      * Syncs a replica and reads what it brought, handing it to the subscribers; resolves with
      * where the log now ends.
      */
