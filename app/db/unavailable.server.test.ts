@@ -16,6 +16,14 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('Replication(PrimaryHandshakeTimeout)'))).toBe(true)
   })
 
+  test('knows a database still locked by other writers once the request has waited its turn', () => {
+    const busy = Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'SQLITE_BUSY' })
+    expect(isDatabaseUnavailable(new Error('Failed query: insert …', { cause: busy }))).toBe(true)
+    expect(isDatabaseUnavailable(Object.assign(new Error('locked'), { code: 'SQLITE_BUSY_SNAPSHOT' }))).toBe(
+      true,
+    )
+  })
+
   test('leaves bugs and refusals of the data itself alone', () => {
     expect(isDatabaseUnavailable(new Error('SQLITE_CONSTRAINT: FOREIGN KEY constraint failed'))).toBe(false)
     expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(

@@ -36,12 +36,18 @@ const NETWORK_CODES = new Set([
  */
 const REPLICA_UNREACHABLE = /WriteDelegation\(status: (Unavailable|DeadlineExceeded)|Replication\(/
 
-/** Whether an error, or any error it was caused by, says the database could not be reached. */
+/**
+ * Whether an error, or any error it was caused by, says the database could not be reached, or
+ * stayed locked by other writers for longer than a request waits.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 8; depth++) {
     if (cause.name === 'TimeoutError') return true
     const code = (cause as { code?: unknown }).code
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return true
+    // Still locked by other writers after the busy timeout (or a batch's retries): the same
+    // advice holds, try again shortly.
+    if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true
     if (REPLICA_UNREACHABLE.test(cause.message)) return true
     cause = cause.cause
   }
