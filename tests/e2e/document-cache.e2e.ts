@@ -31,8 +31,10 @@ test('a kept page gets a new nonce per response, the one its CSP header names, i
 test("a signed-in person's page never reaches anonymous visitors, nor theirs the person", async ({
   request,
   pageFor,
-  person,
+  newPerson,
 }) => {
+  // A name the home page's own demo content does not have.
+  const person = await newPerson('Quentin')
   // Anonymous first, so the kept page exists before the person asks.
   const before = await request.get('/')
   expect(await before.text()).not.toContain(person.email)
@@ -41,6 +43,7 @@ test("a signed-in person's page never reaches anonymous visitors, nor theirs the
   const mine = await page.goto('/')
   const myHtml = (await mine?.text()) ?? ''
   expect(myHtml).toContain(person.email)
+  expect(myHtml).toContain(person.name)
   expect(mine?.headers()['cache-control']).not.toMatch(/public/)
 
   const after = await request.get('/')
