@@ -69,6 +69,15 @@ describe('documentCacheKey', () => {
     expect(new Set(keys).size).toBe(keys.length)
   })
 
+  test("a returning visitor's theme and time-zone cookies keep the page shareable", () => {
+    const request = new Request('http://localhost/docs', {
+      headers: { Cookie: 'theme=dark; tz=Europe%2FBerlin' },
+    })
+    const headers = headersFor(request)
+    expect(headers.get('Cache-Control')).toMatch(/^public/)
+    expect(documentCacheKey(request, 200, headers)).toBe(headers.get('ETag'))
+  })
+
   test('another path or query is another key', () => {
     const keyOf = (url: string) => {
       const request = new Request(url)

@@ -50,8 +50,9 @@ import { writeReadmeSection } from './readme'
 const CONNECTIONS = 32
 // autocannon stops on whole seconds, so durations are whole seconds.
 const WARMUP_SECONDS = Math.ceil(numberFromEnv('BENCH_WARMUP_SECONDS', 1))
-const ROUNDS = numberFromEnv('BENCH_ROUNDS', 4)
-const ROUND_SECONDS = Math.ceil(numberFromEnv('BENCH_ROUND_SECONDS', 1))
+const ROUNDS = numberFromEnv('BENCH_ROUNDS', 3)
+// Two seconds, so a slow page (a signed-in /task) completes requests in every round on a busy machine.
+const ROUND_SECONDS = Math.ceil(numberFromEnv('BENCH_ROUND_SECONDS', 2))
 /** Comma-separated target ids to run only those (e.g. while profiling); all by default. */
 const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
 
