@@ -51,7 +51,7 @@ describe('documentCacheKey', () => {
   test('an anonymous GET of a public page is kept under its ETag', () => {
     const request = new Request('http://localhost/docs')
     const headers = headersFor(request)
-    expect(documentCacheKey(request, 200, headers)).toBe(headers.get('ETag'))
+    expect(documentCacheKey(request, 200, headers)).toBe(`http://localhost ${headers.get('ETag')}`)
   })
 
   test('the theme cookie and the colour-scheme hint give other keys: a dark page never goes to a light visitor', () => {
@@ -75,7 +75,14 @@ describe('documentCacheKey', () => {
     })
     const headers = headersFor(request)
     expect(headers.get('Cache-Control')).toMatch(/^public/)
-    expect(documentCacheKey(request, 200, headers)).toBe(headers.get('ETag'))
+    expect(documentCacheKey(request, 200, headers)).toBe(`http://localhost ${headers.get('ETag')}`)
+  })
+
+  test('another origin is another key, even with the same ETag', () => {
+    const request = new Request('http://localhost/docs')
+    const headers = headersFor(request)
+    const forged = new Request('http://evil.example/docs')
+    expect(documentCacheKey(forged, 200, headers)).not.toBe(documentCacheKey(request, 200, headers))
   })
 
   test('another path or query is another key', () => {

@@ -9,7 +9,8 @@
  * when the visitor carries no cookie that says who they are, and its ETag covers everything else
  * the document depends on (content version, path and query, theme cookie, colour-scheme hint,
  * build); a flash toast or a renewed session sets a cookie, and a task in the URL is
- * `no-store`. The ETag is therefore the key: two requests with one ETag get one document.
+ * `no-store`. The ETag (with the request's origin) is therefore the key: two requests with one
+ * ETag get one document.
  *
  * The CSP nonce is the one part that must differ per response. A document is stored split at
  * the nonce it was rendered with (16 random bytes, so it appears nowhere else), and every answer
@@ -74,5 +75,10 @@ export function documentCacheKey(request: Request, status: number, headers: Head
   if (!/(^|,)\s*public\s*(,|$)/.test(cacheControl) || /\b(?:private|no-store)\b/.test(cacheControl))
     return null
   if (headers.has('Set-Cookie')) return null
-  return headers.get('ETag')
+  const etag = headers.get('ETag')
+  if (!etag) return null
+  // The origin too: no page reads the Host today, but one that did must not hand a forged Host's
+  // page to everyone else.
+  const { url } = request
+  return `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))} ${etag}`
 }
