@@ -230,6 +230,15 @@ async function checkDiscussionRead(port: number, discussion: Discussion) {
   return { comments: list.length, replies, reacted }
 }
 
+/** Proves the signed-in `/task` measured is the seeded person's list of all their tasks. */
+function checkTaskList(html: string, discussion: Discussion) {
+  const own = new Set(html.match(/Release chore \d+:/g) ?? [])
+  const shared = html.includes('Plan the spring release') ? 1 : 0
+  if (own.size + shared !== discussion.tasks) {
+    throw new Error(`/task listed ${own.size} own and ${shared} shared tasks, not ${discussion.tasks}`)
+  }
+}
+
 async function measure(port: number, target: Target, seconds: number): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}${target.path}`,
@@ -444,6 +453,8 @@ async function main() {
     const home = usable.find((target) => target.id === 'home')
     if (home) homeHtml = (await check(ours, home)).body.toString('utf8')
     if (!homeHtml) throw new Error(`the home page, which every budget needs, failed:\n${skipped.join('\n')}`)
+    const taskList = usable.find((target) => target.id === 'task')
+    if (taskList) checkTaskList((await check(ours, taskList)).body.toString('utf8'), discussion)
     if (readAnswer?.etag) {
       // What a poll that finds nothing new sends: the same read with the ETag it was last given.
       usable.push({
