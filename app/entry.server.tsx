@@ -8,6 +8,7 @@ import { ServerRouter } from 'react-router'
 import { nonceContext } from '~/context'
 import { isDatabaseUnavailable, markUnavailable } from '~/db/unavailable.server'
 import { contentSecurityPolicy } from '~/security.server'
+import { DocumentCache, documentCacheKey } from '~/utils/document-cache.server'
 import { notModifiedResponse } from '~/utils/public-cache.server'
 
 export const streamTimeout = 5_000
@@ -25,6 +26,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   }
   if (!request.signal.aborted) console.error(error)
 }
+
+/** Public pages as anonymous visitors get them, rendered once per version (document-cache.server.ts). */
+const documents = new DocumentCache()
 
 export default function handleRequest(
   request: Request,
@@ -53,6 +57,17 @@ export default function handleRequest(
 
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders })
+  }
+
+  const cacheKey = nonce ? documentCacheKey(request, responseStatusCode, responseHeaders) : null
+  if (nonce && cacheKey) {
+    const cached = documents.get(cacheKey, nonce)
+    if (cached !== undefined)
+      return new Response(cached, { status: responseStatusCode, headers: responseHeaders })
+    return renderWhole(request, routerContext, nonce).then(({ html, hasFailed }) => {
+      if (!hasFailed) documents.set(cacheKey, html, nonce)
+      return new Response(html, { status: hasFailed ? 500 : responseStatusCode, headers: responseHeaders })
+    })
   }
 
   return new Promise<Response>((resolve, reject) => {
@@ -92,6 +107,47 @@ export default function handleRequest(
           responseStatusCode = 500
           // Errors before the shell reject above and are logged by React Router.
           if (shellRendered) console.error(error)
+        },
+      },
+    )
+  })
+}
+
+/**
+ * The whole document as one string, for the document cache: a public page has nothing to stream
+ * late, so waiting for all of it costs a visitor nothing. `hasFailed` when a part failed to render
+ * (an error boundary shows instead): such a page is answered 500 and never kept.
+ */
+function renderWhole(request: Request, routerContext: EntryContext, nonce: string) {
+  return new Promise<{ html: string; hasFailed: boolean }>((resolve, reject) => {
+    let hasFailed = false
+    let isShellReady = false
+    const timeoutId = setTimeout(() => abort(), streamTimeout + 1000)
+    const { pipe, abort } = renderToPipeableStream(
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      {
+        nonce,
+        onAllReady() {
+          const chunks: Buffer[] = []
+          const body = new PassThrough()
+          body.on('data', (chunk: Buffer) => chunks.push(chunk))
+          body.on('end', () => {
+            clearTimeout(timeoutId)
+            resolve({ html: Buffer.concat(chunks).toString('utf8'), hasFailed })
+          })
+          pipe(body)
+        },
+        onShellError(error: unknown) {
+          clearTimeout(timeoutId)
+          reject(error)
+        },
+        onShellReady() {
+          isShellReady = true
+        },
+        onError(error: unknown) {
+          hasFailed = true
+          // Errors before the shell reject above and are logged by React Router.
+          if (isShellReady) console.error(error)
         },
       },
     )

@@ -22,6 +22,7 @@ import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { bodyLimit } from './body-limits'
 import { isClusterWorker, joinSiblings, runPrimary, workerDatabaseUrl } from './cluster'
 import { createEventStreams, type EventStreams } from './event-streams'
+import { createHealthCheck } from './health-check'
 import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
 
@@ -175,6 +176,8 @@ export function createApp(config: Env, eventStreams: EventStreams = createEventS
   const steps = [
     logRequests(config.LOG_REQUESTS),
     setSecurityHeaders(config.isProduction),
+    // Platform probes: one cheap answer, without the router (server/health-check.ts says why).
+    createHealthCheck(database),
     // Long-lived streams skip compression and the router (server/event-streams.ts says why).
     eventStreams.handle,
     // Before the static files, so the JavaScript and CSS in /assets/ travel compressed too (the

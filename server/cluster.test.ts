@@ -10,7 +10,9 @@ describe('workerDatabaseUrl', () => {
   })
 
   it('keeps query parameters and names without an extension', () => {
-    expect(workerDatabaseUrl('file:data/replica?mode=rwc', true, 1)).toBe('file:data/replica.worker-1?mode=rwc')
+    expect(workerDatabaseUrl('file:data/replica?mode=rwc', true, 1)).toBe(
+      'file:data/replica.worker-1?mode=rwc',
+    )
     expect(workerDatabaseUrl('file:./data.d/replica', true, 1)).toBe('file:./data.d/replica.worker-1')
   })
 

@@ -22,11 +22,27 @@ export async function migrateDatabase(db: Database, migrationsFolder = MIGRATION
 
 type Journal = { entries: { tag: string; when: number }[] }
 
+/**
+ * The migrations on disk ship with the build and never change while it runs: read once per
+ * folder, so a health check costs a query, not a file read.
+ */
+const journals = new Map<string, Promise<Journal>>()
+function readJournal(migrationsFolder: string) {
+  let journal = journals.get(migrationsFolder)
+  if (!journal) {
+    journal = readFile(resolve(migrationsFolder, 'meta/_journal.json'), 'utf8').then(
+      (text) => JSON.parse(text) as Journal,
+    )
+    // A failed read is not remembered: the next check tries again.
+    journal.catch(() => journals.delete(migrationsFolder))
+    journals.set(migrationsFolder, journal)
+  }
+  return journal
+}
+
 /** Compares the newest migration on disk with the newest one the database has applied. */
 export async function migrationStatus(db: Database, migrationsFolder = MIGRATIONS_FOLDER) {
-  const journal = JSON.parse(
-    await readFile(resolve(migrationsFolder, 'meta/_journal.json'), 'utf8'),
-  ) as Journal
+  const journal = await readJournal(migrationsFolder)
   const latest = journal.entries.at(-1)
   const applied = await db
     .all<{ created_at: number }>(

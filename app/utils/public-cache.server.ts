@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { TIME_ZONE_COOKIE } from './calendar'
 
 /**
  * HTTP caching for public pages (docs, blog, changelog, legal pages, feeds): a short shared
@@ -20,9 +21,11 @@ const PRIVATE_CACHE_CONTROL = 'private, max-age=0, must-revalidate'
 
 /**
  * Cookies that say nothing about who is looking: the theme (it changes the page, and the ETag
- * covers it) and the anonymous id that CSRF tokens of signed-out visitors are bound to.
+ * covers it), the anonymous id that CSRF tokens of signed-out visitors are bound to, and the time
+ * zone every page's boot script stores (read only by signed-in views, the dashboard), so a
+ * returning visitor's public pages stay shareable.
  */
-const ANONYMOUS_COOKIES = new Set(['theme', 'tw_anon'])
+const ANONYMOUS_COOKIES = new Set(['theme', 'tw_anon', TIME_ZONE_COOKIE])
 
 /**
  * The root renders the task modal on any page whose URL names a task (`?task=<id>`): that

@@ -160,3 +160,14 @@ export function rawRequest(
     req.end(options.body)
   })
 }
+
+/** The process's resident memory in bytes (VmRSS), or undefined off Linux. */
+export function rssBytes(child: ChildProcess): number | undefined {
+  if (process.platform !== 'linux' || !child.pid) return undefined
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  } catch {
+    return undefined
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * The bench's database: the discussion the budget measures `/api/rpc` reads on — a private
  * task with 50 comments (threads of replies, reactions, a few edited ones) seen by a signed-in
- * collaborator it is shared with. Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
+ * collaborator it is shared with, who also owns 19 tasks of their own, so their `/task` lists the
+ * 20 tasks the budget's signed-in page names. Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
  * <file>`: it migrates and fills the file, checkpoints it so it can be copied for every server,
  * and prints `{ taskId, cookie, comments }` as one JSON line.
  */
@@ -10,11 +11,13 @@ import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { openDatabase } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { commentRevisions, comments } from '~/db/schema'
-import { REACTION_TYPES } from '~/domain/constants'
+import { PRIORITIES, REACTION_TYPES, STATUSES } from '~/domain/constants'
 import { createSession } from '~/services/sessions.server'
 import { addReaction, createComment, createTask, createUser, shareTask } from '../helpers/factories'
 
 const DISCUSSION_SIZE = 50
+/** The viewer's task list: their own tasks and the shared one. */
+const TASK_LIST_SIZE = 20
 
 const file = process.argv[2]
 if (!file) throw new Error('usage: seed-discussion.ts <database file>')
@@ -80,6 +83,16 @@ for (let i = 0; i < DISCUSSION_SIZE; i++) {
   }
 }
 
+for (let i = 1; i < TASK_LIST_SIZE; i++) {
+  await createTask(db, {
+    userId: viewer.id,
+    text: `Release chore ${i}: check the notes, update the docs and tell the team`,
+    priority: PRIORITIES[i % PRIORITIES.length],
+    status: STATUSES[i % STATUSES.length],
+    hrs: (i % 8) + 1,
+  })
+}
+
 const session = await createSession(db, viewer.id)
 // Everything into the main file, so a plain copy of it carries the whole database.
 await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`)
@@ -89,5 +102,6 @@ console.log(
     taskId: task.id,
     cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`,
     comments: DISCUSSION_SIZE,
+    tasks: TASK_LIST_SIZE,
   }),
 )
