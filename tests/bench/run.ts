@@ -941,7 +941,7 @@ function readmeTable(input: {
   return rows.join('\n')
 }
 
-// `npm run bench --write-readme` reaches every step of the chain as npm_config_write_readme.
+// `npm run bench -- --write-readme` (tests/bench/all.ts hands it on), or `npm run bench --write-readme`, which npm passes as npm_config_write_readme.
 const WRITE_README = process.argv.includes('--write-readme') || process.env.npm_config_write_readme === 'true'
 const eventStreams = eventStreamOptions(process.argv.slice(2))
 if (!eventStreams.isOnly) await main()
