@@ -1,9 +1,5 @@
 import { type Database, database } from '~/db/client.server'
-import {
-  discussionVersion,
-  mentionablesVersion,
-  visibleTasksVersion,
-} from '~/services/read-versions.server'
+import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
 import type { SessionUser } from '~/services/session-user'
 import { matchesEtag } from '~/utils/public-cache.server'
 import { z } from '~/utils/zod'
