@@ -76,6 +76,8 @@ type Target = {
   path: string
   headers: Record<string, string>
   body?: string
+  /** Requests each connection cycles through instead (headers and body merged over the above). */
+  requests?: { headers: Record<string, string>; body?: string }[]
   /** The status a correct answer has (a redirect for the trivial route). */
   status?: number
   servers: ServerKey[]
@@ -99,8 +101,18 @@ const median = (values: number[]) => {
 }
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** The signed-in read the budget names: who asks (a session cookie) and for which discussion. */
-type Discussion = { taskId: string; cookie: string; comments: number }
+/**
+ * The signed-in read the budget names: who asks (a session cookie) and for which discussion; and
+ * the write path's task with the people who post on it (a session and a CSRF token each).
+ */
+type Discussion = {
+  taskId: string
+  cookie: string
+  comments: number
+  writeTaskId: string
+  owner: { name: string; email: string }
+  writers: { cookie: string; csrf: string }[]
+}
 
 /**
  * What `@orpc/client`'s RPCLink really sends, recorded on a throwaway listener, so the load
@@ -144,6 +156,34 @@ async function captureRpcRequests(discussion: Discussion) {
   if (comments.method !== 'GET' || !comments.headers.cookie)
     throw new Error(`RPCLink sent getComments as ${comments.method}, cookie: ${comments.headers.cookie}`)
   return { comments, healthGet, healthPost }
+}
+
+/** The ETag our server gives the read now: every server has a copy of the same rows, hence the same. */
+async function currentEtag(port: number, read: Pick<Target, 'method' | 'path' | 'headers'>) {
+  const etag = (await rawRequest(port, read)).headers.etag
+  if (!etag) throw new Error('getComments answered without an ETag')
+  return etag
+}
+
+/** `comments.addComment` as RPCLink posts it, once per writer with their cookie and CSRF token. */
+function addCommentRequests({ writeTaskId, owner, writers }: Discussion) {
+  const body = JSON.stringify({
+    json: {
+      taskId: writeTaskId,
+      content: `@${owner.name} the numbers look right to me; shipping it on Friday works.`,
+      mentions: [owner.email],
+    },
+  })
+  const requests = writers.map(({ cookie, csrf }) => ({
+    headers: { cookie, 'x-csrf-token': csrf },
+  }))
+  return {
+    method: 'POST' as const,
+    path: '/api/rpc/comments/addComment',
+    headers: { 'content-type': 'application/json', ...requests[0]?.headers },
+    body,
+    requests,
+  }
 }
 
 function rpcClient(port: number, method: 'GET' | 'POST', cookie?: string): RouterClient<Router> {
@@ -200,6 +240,12 @@ async function measure(port: number, target: Target, seconds: number): Promise<a
     method: target.method,
     headers: target.headers,
     body: target.body,
+    requests: target.requests?.map((request) => ({
+      method: target.method,
+      path: target.path,
+      headers: { ...target.headers, ...request.headers },
+      body: request.body ?? target.body,
+    })),
   })
 }
 
@@ -335,6 +381,23 @@ async function main() {
         servers: all,
       },
       // Informational: the anonymous RPC floor (no session, a tiny answer), on our stack and bare.
+      // The read again, as a poll that finds nothing new sends it: the ETag of the answer it holds.
+      {
+        id: 'rpcRead304',
+        label: 'rpc getComments GET 304',
+        ...rpc.comments,
+        headers: { ...rpc.comments.headers, 'if-none-match': await currentEtag(ours.port, rpc.comments) },
+        status: 304,
+        servers: ['ours', 'oursLogged', 'reactRouter'],
+      },
+      // The write path: a comment that mentions the task's owner, so its event, notification and
+      // e-mail job are written too; each request posts one, spread over many people.
+      {
+        id: 'rpcAddComment',
+        label: 'rpc addComment POST',
+        ...addCommentRequests(discussion),
+        servers: ['ours', 'reactRouter'],
+      },
       {
         id: 'rpcHealthGet',
         label: 'rpc healthCheck GET',

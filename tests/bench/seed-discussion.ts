@@ -1,11 +1,14 @@
 /**
  * The bench's database: the discussion the budget measures `/api/rpc` reads on — a private
  * task with 50 comments (threads of replies, reactions, a few edited ones) seen by a signed-in
- * collaborator it is shared with. Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
+ * collaborator it is shared with; and, for the write path, a second task shared with many
+ * people who each have a session and a CSRF token (posting is rate-limited per person, so the
+ * load spreads over them). Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
  * <file>`: it migrates and fills the file, checkpoints it so it can be copied for every server,
- * and prints `{ taskId, cookie, comments }` as one JSON line.
+ * and prints `{ taskId, cookie, comments, writeTaskId, writers }` as one JSON line.
  */
 import { eq, sql } from 'drizzle-orm'
+import { issueCsrfToken } from '~/auth/csrf.server'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { openDatabase } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
@@ -15,6 +18,8 @@ import { createSession } from '~/services/sessions.server'
 import { addReaction, createComment, createTask, createUser, shareTask } from '../helpers/factories'
 
 const DISCUSSION_SIZE = 50
+/** Enough people that none of them reaches the comment rate limit within a bench run. */
+const WRITERS = 400
 
 const file = process.argv[2]
 if (!file) throw new Error('usage: seed-discussion.ts <database file>')
@@ -81,6 +86,23 @@ for (let i = 0; i < DISCUSSION_SIZE; i++) {
 }
 
 const session = await createSession(db, viewer.id)
+
+// The write path's task: its comments land here, so the measured discussion stays as it is.
+const writeTask = await createTask(db, { userId: owner.id, text: 'Collect feedback', isPublic: false })
+const writers = []
+for (let i = 0; i < WRITERS; i++) {
+  const writer = await createUser(db, { name: `Writer ${i + 1}`, email: `writer${i + 1}@example.test` })
+  const writerSession = await createSession(db, writer.id)
+  writers.push({
+    cookie: `${SESSION_COOKIE}=${encodeURIComponent(writerSession.token)}`,
+    csrf: issueCsrfToken(`session:${writerSession.id}`),
+  })
+}
+await shareTask(
+  db,
+  writeTask.id,
+  writers.map((_, i) => `writer${i + 1}@example.test`),
+)
 // Everything into the main file, so a plain copy of it carries the whole database.
 await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`)
 db.$client.close()
@@ -89,5 +111,8 @@ console.log(
     taskId: task.id,
     cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`,
     comments: DISCUSSION_SIZE,
+    writeTaskId: writeTask.id,
+    owner: { name: owner.name, email: owner.email },
+    writers,
   }),
 )
