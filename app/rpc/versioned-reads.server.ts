@@ -1,3 +1,4 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { type Database, database } from '~/db/client.server'
 import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
 import type { SessionUser } from '~/services/session-user'
@@ -58,7 +59,49 @@ async function etagOf(url: URL, prefix: string, db: Database, caller: Caller): P
   return version ? `"${version}"` : null
 }
 
-type BuiltAnswer = { body: Uint8Array<ArrayBuffer>; contentType: string }
+type Bytes = Uint8Array<ArrayBuffer>
+type Encoding = 'br' | 'gzip'
+/** An answer as built, with its compressed forms: compressed once, not per request. */
+type BuiltAnswer = { body: Bytes; contentType: string; encoded: Partial<Record<Encoding, Bytes>> }
+
+/** The compression middleware's threshold (server/app.ts): below it, headers cost more than they save. */
+const MIN_COMPRESSED_BYTES = 1024
+
+function built(body: Bytes, contentType: string): BuiltAnswer {
+  if (body.byteLength < MIN_COMPRESSED_BYTES) return { body, contentType, encoded: {} }
+  const bytes = (buffer: Buffer): Bytes =>
+    new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength)) as Bytes
+  return {
+    body,
+    contentType,
+    encoded: {
+      br: bytes(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })),
+      gzip: bytes(gzipSync(body)),
+    },
+  }
+}
+
+const sizeOf = (answer: BuiltAnswer) =>
+  answer.body.byteLength + (answer.encoded.br?.byteLength ?? 0) + (answer.encoded.gzip?.byteLength ?? 0)
+
+/** The encoding the caller accepts that we hold: brotli first, then gzip (a `q=0` refuses). */
+function encodingFor(acceptEncoding: string | null, answer: BuiltAnswer): Encoding | null {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) =>
+        part
+          .trim()
+          .toLowerCase()
+          .split(/\s*;\s*/),
+      )
+      .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q))
+      .map(([name]) => name),
+  )
+  if (answer.encoded.br && accepted.has('br')) return 'br'
+  if (answer.encoded.gzip && accepted.has('gzip')) return 'gzip'
+  return null
+}
 
 /**
  * Answers built under a version, by ETag. The ETag names the procedure, its input, the viewer
@@ -85,28 +128,32 @@ class BuiltAnswers {
   }
 
   set(etag: string, answer: BuiltAnswer) {
-    if (answer.body.byteLength > this.maxBytes / 16 || this.#entries.has(etag)) return
+    if (sizeOf(answer) > this.maxBytes / 16 || this.#entries.has(etag)) return
     this.#entries.set(etag, answer)
-    this.#bytes += answer.body.byteLength
-    for (const [oldest, { body }] of this.#entries) {
+    this.#bytes += sizeOf(answer)
+    for (const [oldest, entry] of this.#entries) {
       if (this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes) break
       this.#entries.delete(oldest)
-      this.#bytes -= body.byteLength
+      this.#bytes -= sizeOf(entry)
     }
   }
 }
 
 const builtAnswers = new BuiltAnswers(500, 16 * 1024 * 1024)
 
-function answerWith({ body, contentType }: BuiltAnswer, etag: string) {
-  return new Response(body, {
-    headers: {
-      'Content-Type': contentType,
-      'Content-Length': String(body.byteLength),
-      ETag: etag,
-      'Cache-Control': RPC_CACHE_CONTROL,
-    },
+/** The answer in the encoding the caller accepts; the compression middleware leaves it as it is. */
+function answerWith(request: Request, answer: BuiltAnswer, etag: string) {
+  const encoding = encodingFor(request.headers.get('Accept-Encoding'), answer)
+  const body = encoding ? (answer.encoded[encoding] as Bytes) : answer.body
+  const headers = new Headers({
+    'Content-Type': answer.contentType,
+    'Content-Length': String(body.byteLength),
+    ETag: etag,
+    'Cache-Control': RPC_CACHE_CONTROL,
+    Vary: 'Accept-Encoding',
   })
+  if (encoding) headers.set('Content-Encoding', encoding)
+  return new Response(body, { headers })
 }
 
 /**
@@ -120,16 +167,16 @@ export async function answerRead(
 ): Promise<Response> {
   const etag = await etagOf(new URL(request.url), prefix, database(), caller)
   if (etag === null) return withHttpCaching(request, await handle())
-  if (matchesEtag(request.headers.get('If-None-Match'), etag)) return notModified(etag)
-  const built = builtAnswers.get(etag)
-  if (built) return answerWith(built, etag)
+  if (matchesEtag(request.headers.get('If-None-Match'), etag)) return notModified(etag, 'Accept-Encoding')
+  const kept = builtAnswers.get(etag)
+  if (kept) return answerWith(request, kept, etag)
 
   const response = await handle()
   const contentType = response.headers.get('Content-Type') ?? ''
   if (response.status !== 200 || !contentType.startsWith('application/json')) {
     return withHttpCaching(request, response)
   }
-  const answer = { body: new Uint8Array(await response.arrayBuffer()), contentType }
+  const answer = built(new Uint8Array(await response.arrayBuffer()), contentType)
   builtAnswers.set(etag, answer)
-  return answerWith(answer, etag)
+  return answerWith(request, answer, etag)
 }

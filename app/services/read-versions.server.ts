@@ -4,15 +4,15 @@ import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { events, versionCounters } from '~/db/schema'
 import { NotFound } from './errors'
-import { canSeeTask, TASK_NOT_FOUND, type Viewer } from './tasks.server'
+import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks.server'
 
 /**
  * The versions of the reads pages poll, read without building the answer
  * (docs/decisions/025-reads-versioned-by-the-event-log.md). A version names one state of an
  * answer for one kind of viewer: two requests with the same version get the same answer, so
  * the RPC door answers a matching `If-None-Match` with a 304, and may serve an answer it built
- * earlier under the same version. Each function checks access first: a version is never handed
- * to someone who may not read the answer.
+ * earlier under the same version. Each function checks access in the same statement: a version
+ * is never handed to someone who may not read the answer.
  *
  * What an answer depends on, and what moves when it changes:
  * - a task's own rows, its comments, reactions, revisions, shares and visibility: every change
@@ -35,10 +35,14 @@ const ANSWER_SHAPE = 1
 
 const prunedEventsWatermark = sql`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'pruned-events')`
 
-/** One probe for a task's version and the people counter: two index lookups, one statement. */
+/**
+ * One statement for whether the viewer may see the task, its version and the people counter:
+ * a few index lookups, prepared once.
+ */
 const taskVersionProbe = preparedPerDatabase((db) =>
   db
     .select({
+      isVisible: isTaskVisibleSql,
       task: sql<number>`max(coalesce((SELECT max(${events.id}) FROM ${events} WHERE ${events.taskId} = ${sql.placeholder('taskId')}), 0), ${prunedEventsWatermark})`,
       people: versionCounters.value,
     })
@@ -69,26 +73,22 @@ function versionOf(...parts: (string | number)[]) {
     .slice(0, 27)
 }
 
-async function requireVisible(db: Database, viewer: Viewer, taskId: string) {
-  if (!(await canSeeTask(db, viewer, taskId))) throw new NotFound(TASK_NOT_FOUND)
-}
-
-async function taskVersion(db: Database, taskId: string) {
-  const [row] = await taskVersionProbe(db).all({ taskId })
+/** The task's version and the people counter; NotFound when the viewer may not see the task. */
+async function visibleTaskVersion(db: Database, viewer: Viewer, taskId: string) {
+  const [row] = await taskVersionProbe(db).all(visibilityParams(viewer, taskId))
+  if (Number(row?.isVisible) !== 1) throw new NotFound(TASK_NOT_FOUND)
   return { task: Number(row?.task ?? 0), people: Number(row?.people ?? 0) }
 }
 
 /** `comments.getComments`: everyone who may see the task reads the same discussion. */
 export async function discussionVersion(db: Database, viewer: Viewer, taskId: string) {
-  await requireVisible(db, viewer, taskId)
-  const { task, people } = await taskVersion(db, taskId)
+  const { task, people } = await visibleTaskVersion(db, viewer, taskId)
   return versionOf('comments.getComments', taskId, task, people)
 }
 
 /** `task.getTaskUsers`: whom one may mention depends on being the owner or a sharer, so per viewer. */
 export async function mentionablesVersion(db: Database, viewer: NonNullable<Viewer>, taskId: string) {
-  await requireVisible(db, viewer, taskId)
-  const { task, people } = await taskVersion(db, taskId)
+  const { task, people } = await visibleTaskVersion(db, viewer, taskId)
   return versionOf('task.getTaskUsers', viewer.id, taskId, task, people)
 }
 

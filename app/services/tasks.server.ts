@@ -261,42 +261,24 @@ export function visibleToSql(viewer: Viewer): SQL {
 }
 
 /**
- * The visibility rule as one prepared probe, for reads that check access before anything else (a
- * versioned read answers 304 from it and the version alone). Absent viewer ids and unverified
- * addresses are NULL, which equals nothing, so one statement serves every kind of viewer.
+ * The visibility rule for one task, for prepared statements: the task is the placeholder
+ * `taskId`, the viewer `viewerId` and `email` (see `visibilityParams`). An absent viewer and an
+ * unverified address are NULL, which equals nothing, so one statement serves every viewer.
  */
+export const isTaskVisibleSql = sql<number>`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${sql.placeholder('taskId')} AND (${tasks.isPublic} = 1 OR ${tasks.userId} = ${sql.placeholder('viewerId')} OR ${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${sql.placeholder('email')})))`
+
+export function visibilityParams(viewer: Viewer, taskId: string) {
+  return { taskId, viewerId: viewer?.id ?? null, email: shareEmail(viewer) }
+}
+
 const visibleTaskProbe = preparedPerDatabase((db) =>
-  db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(
-      and(
-        eq(tasks.id, sql.placeholder('taskId')),
-        or(
-          eq(tasks.isPublic, true),
-          eq(tasks.userId, sql.placeholder('viewerId')),
-          inArray(
-            tasks.id,
-            db
-              .select({ taskId: taskShares.taskId })
-              .from(taskShares)
-              .where(eq(taskShares.email, sql.placeholder('email'))),
-          ),
-        ),
-      ),
-    )
-    .limit(1)
-    .prepare(),
+  db.select({ isVisible: isTaskVisibleSql }).from(sql`(SELECT 1)`).prepare(),
 )
 
-/** Whether the viewer may see the task, without reading it. */
+/** Whether the viewer may see the task, without reading it: one prepared probe. */
 export async function canSeeTask(db: Database, viewer: Viewer, taskId: string): Promise<boolean> {
-  const rows = await visibleTaskProbe(db).all({
-    taskId,
-    viewerId: viewer?.id ?? null,
-    email: shareEmail(viewer),
-  })
-  return rows.length > 0
+  const [row] = await visibleTaskProbe(db).all(visibilityParams(viewer, taskId))
+  return Number(row?.isVisible) === 1
 }
 
 /** task.getAll: every task the viewer may see — own, shared with them, others' public. */

@@ -76,8 +76,8 @@ type Target = {
   path: string
   headers: Record<string, string>
   body?: string
-  /** Requests each connection cycles through instead (headers and body merged over the above). */
-  requests?: { headers: Record<string, string>; body?: string }[]
+  /** Headers for each next request, whichever connection sends it (merged over `headers`). */
+  nextHeaders?: () => Record<string, string>
   /** The status a correct answer has (a redirect for the trivial route). */
   status?: number
   servers: ServerKey[]
@@ -165,7 +165,7 @@ async function currentEtag(port: number, read: Pick<Target, 'method' | 'path' | 
   return etag
 }
 
-/** `comments.addComment` as RPCLink posts it, once per writer with their cookie and CSRF token. */
+/** `comments.addComment` as RPCLink posts it, each time as the next writer, with their cookie and CSRF token. */
 function addCommentRequests({ writeTaskId, owner, writers }: Discussion) {
   const body = JSON.stringify({
     json: {
@@ -174,15 +174,18 @@ function addCommentRequests({ writeTaskId, owner, writers }: Discussion) {
       mentions: [owner.email],
     },
   })
-  const requests = writers.map(({ cookie, csrf }) => ({
-    headers: { cookie, 'x-csrf-token': csrf },
-  }))
+  const headersOf = (writer: Discussion['writers'][number] | undefined) => ({
+    cookie: writer?.cookie ?? '',
+    'x-csrf-token': writer?.csrf ?? '',
+  })
+  // Each request is the next person's, across all connections, so the load spreads evenly.
+  let next = 0
   return {
     method: 'POST' as const,
     path: '/api/rpc/comments/addComment',
-    headers: { 'content-type': 'application/json', ...requests[0]?.headers },
+    headers: { 'content-type': 'application/json', ...headersOf(writers[0]) },
     body,
-    requests,
+    nextHeaders: () => headersOf(writers[next++ % writers.length]),
   }
 }
 
@@ -240,12 +243,14 @@ async function measure(port: number, target: Target, seconds: number): Promise<a
     method: target.method,
     headers: target.headers,
     body: target.body,
-    requests: target.requests?.map((request) => ({
-      method: target.method,
-      path: target.path,
-      headers: { ...target.headers, ...request.headers },
-      body: request.body ?? target.body,
-    })),
+    requests: target.nextHeaders && [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, ...target.nextHeaders?.() },
+        }),
+      },
+    ],
   })
 }
 
