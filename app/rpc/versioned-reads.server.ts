@@ -27,13 +27,17 @@ function withTask(version: (taskId: string) => Promise<string>) {
 }
 
 /** By procedure path. A read that the caller may not make has no version: the procedure answers. */
-const VERSIONED_READS: Record<string, VersionOf> = {
-  'comments/getComments': (db, caller, input) =>
-    withTask((taskId) => discussionVersion(db, caller, taskId))(input),
-  'task/getTaskUsers': (db, caller, input) =>
-    caller && withTask((taskId) => mentionablesVersion(db, caller, taskId))(input),
-  'task/getAll': (db, caller) => caller && visibleTasksVersion(db, caller),
-}
+const VERSIONED_READS = new Map<string, VersionOf>([
+  [
+    'comments/getComments',
+    (db, caller, input) => withTask((taskId) => discussionVersion(db, caller, taskId))(input),
+  ],
+  [
+    'task/getTaskUsers',
+    (db, caller, input) => caller && withTask((taskId) => mentionablesVersion(db, caller, taskId))(input),
+  ],
+  ['task/getAll', (db, caller) => caller && visibleTasksVersion(db, caller)],
+])
 
 /** The input of a GET as oRPC's RPC protocol sends it: `?data={"json": …}`, no special types. */
 function inputOf(url: URL): { value: unknown } | null {
@@ -51,7 +55,7 @@ function inputOf(url: URL): { value: unknown } | null {
 
 /** The ETag of a versioned read, or null when the request is not one (or cannot be answered so). */
 async function etagOf(url: URL, prefix: string, db: Database, caller: Caller): Promise<string | null> {
-  const versionOf = VERSIONED_READS[url.pathname.slice(prefix.length + 1)]
+  const versionOf = VERSIONED_READS.get(url.pathname.slice(prefix.length + 1))
   const input = versionOf && inputOf(url)
   if (!versionOf || !input) return null
   // A refusal (no such task, no access) is the procedure's to answer, in its own words.
@@ -67,7 +71,7 @@ type BuiltAnswer = { body: Bytes; contentType: string; encoded: Partial<Record<E
 /** The compression middleware's threshold (server/app.ts): below it, headers cost more than they save. */
 const MIN_COMPRESSED_BYTES = 1024
 
-function built(body: Bytes, contentType: string): BuiltAnswer {
+export function compressedAnswer(body: Bytes, contentType: string): BuiltAnswer {
   if (body.byteLength < MIN_COMPRESSED_BYTES) return { body, contentType, encoded: {} }
   const bytes = (buffer: Buffer): Bytes =>
     new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength)) as Bytes
@@ -109,7 +113,7 @@ function encodingFor(acceptEncoding: string | null, answer: BuiltAnswer): Encodi
  * caller who would have built the same bytes — and only after that caller's access check.
  * Bounded: least recently used first out.
  */
-class BuiltAnswers {
+export class BuiltAnswers {
   #entries = new Map<string, BuiltAnswer>()
   #bytes = 0
 
@@ -176,7 +180,7 @@ export async function answerRead(
   if (response.status !== 200 || !contentType.startsWith('application/json')) {
     return withHttpCaching(request, response)
   }
-  const answer = built(new Uint8Array(await response.arrayBuffer()), contentType)
+  const answer = compressedAnswer(new Uint8Array(await response.arrayBuffer()), contentType)
   builtAnswers.set(etag, answer)
   return answerWith(request, answer, etag)
 }
