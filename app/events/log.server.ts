@@ -98,7 +98,10 @@ export async function canResumeAfter(db: Executor, cursor: number, head: number)
 export async function pruneEvents(db: Database, now = new Date()): Promise<number> {
   const expired = lt(events.createdAt, new Date(now.getTime() - EVENT_RETENTION_MS))
   return db.transaction(async (tx) => {
-    const [newest] = await tx.select({ id: max(events.id) }).from(events).where(expired)
+    const [newest] = await tx
+      .select({ id: max(events.id) })
+      .from(events)
+      .where(expired)
     if (newest?.id == null) return 0
     await tx
       .update(versionCounters)

@@ -320,6 +320,22 @@ describe('versioned reads never answer for someone else', () => {
     }
   })
 
+  test('a deleted task answers 404 to every ETag held for its reads', async () => {
+    const w = await world()
+    const held = await Promise.all(
+      (['comments as Grace', 'mentionable as Grace', 'mentionable as Ada'] as const).map(async (name) => ({
+        name,
+        etag: (await ask(w, name)).etag,
+      })),
+    )
+    await deleteTask(db, actor(w.ada), w.task.id)
+    for (const { name, etag } of held) {
+      const response = await ask(w, name, etag ?? undefined)
+      expect(response.status, name).toBe(404)
+      expect(response.body, name).toMatchObject({ code: 'NOT_FOUND' })
+    }
+  })
+
   test('a visitor who is not signed in gets 404 for a private task, whatever ETag they send', async () => {
     const w = await world()
     const held = await ask(w, 'comments as Grace')
