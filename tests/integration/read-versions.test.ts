@@ -16,8 +16,10 @@ import { mentionableUsers } from '~/services/mentions.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { TaskFieldsSchema } from '~/services/task-schemas'
 import {
+  canSeeTask,
   createTask as createTaskAs,
   deleteTask,
+  getTask,
   listVisibleTasks,
   setTaskStatus,
   shareTask as shareTaskAs,
@@ -366,5 +368,30 @@ describe('versioned reads never answer for someone else', () => {
       expect(other.body).toEqual(plain(await READS[theirs].truth(w)))
       expect(other.body).not.toEqual(owner.body)
     }
+  })
+})
+
+describe('the prepared access probe', () => {
+  test('agrees with getTask for every kind of viewer, on private and public tasks', async () => {
+    const owner = await createUser(db)
+    const sharee = await createUser(db)
+    const unverified = await createUser(db, { emailVerifiedAt: null })
+    const stranger = await createUser(db)
+    const viewers = [owner, sharee, unverified, stranger].map(actor)
+    for (const isPublic of [false, true]) {
+      const task = await createTask(db, { userId: owner.id, isPublic })
+      await shareTask(db, task.id, [sharee.email, unverified.email])
+      for (const viewer of [...viewers, null]) {
+        const seen = await getTask(db, viewer, task.id).then(
+          () => true,
+          () => false,
+        )
+        expect(
+          await canSeeTask(db, viewer, task.id),
+          `${viewer?.email ?? 'anonymous'} public=${isPublic}`,
+        ).toBe(seen)
+      }
+    }
+    expect(await canSeeTask(db, actor(owner), 'no-such-task')).toBe(false)
   })
 })
