@@ -273,6 +273,17 @@ export const events = sqliteTable(
   (t) => [index('events_task_idx').on(t.taskId, t.id), index('events_created_idx').on(t.createdAt)],
 )
 
+/**
+ * Counters that version what the event log cannot (docs/decisions/028-reads-versioned-by-the-event-log.md):
+ * `people` moves whenever a person's name, picture, address, verification or existence changes
+ * (bumped by triggers on `users`, so no write path can forget it); `pruned-events` is the newest
+ * event id pruning has deleted.
+ */
+export const versionCounters = sqliteTable('version_counters', {
+  scope: text('scope', { enum: ['people', 'pruned-events'] }).primaryKey(),
+  value: integer('value').notNull().default(0),
+})
+
 // ── AI chats ────────────────────────────────────────────────────────────────
 
 export const chats = sqliteTable(

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, lt, lte, min, type SQL, sql } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
-import { events } from '~/db/schema'
+import { and, asc, eq, gt, lt, lte, max, min, type SQL, sql } from 'drizzle-orm'
+import type { Database, Executor } from '~/db/client.server'
+import { events, versionCounters } from '~/db/schema'
 
 export type TaskEventType = 'task-created' | 'task-updated' | 'task-deleted' | 'task-status-changed'
 export type CommentEventType =
@@ -101,10 +101,25 @@ export async function canResumeAfter(db: Executor, cursor: number, head: number)
   return oldest?.id != null && oldest.id <= cursor + 1
 }
 
-/** Deletes the events older than the retention period; returns how many went. */
-export async function pruneEvents(db: Executor, now = new Date()): Promise<number> {
-  const result = await db
-    .delete(events)
-    .where(lt(events.createdAt, new Date(now.getTime() - EVENT_RETENTION_MS)))
-  return result.rowsAffected
+/**
+ * Deletes the events older than the retention period; returns how many went. The newest id it
+ * deletes is recorded first, in the same transaction: a task whose events are all gone takes
+ * that as its version (app/services/read-versions.server.ts), so losing them never rolls a
+ * version back to one an earlier answer had.
+ */
+export async function pruneEvents(db: Database, now = new Date()): Promise<number> {
+  const expired = lt(events.createdAt, new Date(now.getTime() - EVENT_RETENTION_MS))
+  return db.transaction(async (tx) => {
+    const [newest] = await tx
+      .select({ id: max(events.id) })
+      .from(events)
+      .where(expired)
+    if (newest?.id == null) return 0
+    await tx
+      .update(versionCounters)
+      .set({ value: sql`max(${versionCounters.value}, ${newest.id})` })
+      .where(eq(versionCounters.scope, 'pruned-events'))
+    const result = await tx.delete(events).where(expired)
+    return result.rowsAffected
+  })
 }

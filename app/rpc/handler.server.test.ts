@@ -6,6 +6,9 @@ import { base } from '~/rpc/base.server'
 import { createRpcHandler, handleRpc } from '~/rpc/handler.server'
 import { RPC_CACHE_CONTROL } from '~/rpc/http-cache.server'
 import type { Health } from '~/services/health.server'
+import { toSessionUser } from '~/services/sessions.server'
+import { TaskFieldsSchema } from '~/services/task-schemas'
+import { createTask as createTaskAs } from '~/services/tasks.server'
 import { signedInBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser } from '../../tests/helpers/factories'
 import {
@@ -214,7 +217,8 @@ describe('/api/rpc conditional GET', () => {
       expect(unchanged.status).toBe(304)
       expect(unchanged.headers.get('ETag')).toBe(etag)
 
-      await createTask(db, { userId: user.id, text: 'Second' })
+      // Through the service, as every change is made: it appends the event that moves the version.
+      await createTaskAs(db, toSessionUser(user), TaskFieldsSchema.parse({ text: 'Second' }))
       const changed = await poll(etag)
       expect(changed.status).toBe(200)
       expect(changed.headers.get('ETag')).not.toBe(etag)

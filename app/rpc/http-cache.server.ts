@@ -14,7 +14,8 @@ export const RPC_CACHE_CONTROL = 'private, no-cache'
  * Gives a JSON answer its length, and a successful GET its ETag (a 304 when the caller already
  * holds that body). POST answers gain only the length. The length matters beyond HTTP hygiene:
  * without one, the compression middleware (server/app.ts) cannot see that a body is under its
- * 1 KB threshold and gzips even a 40-byte answer. Event streams and files pass untouched.
+ * 1 KB threshold and gzips even a 40-byte answer. Event streams and files pass untouched. Reads
+ * with a version are tagged from it instead (app/rpc/versioned-reads.server.ts).
  */
 export async function withHttpCaching(request: Request, response: Response): Promise<Response> {
   const type = response.headers.get('Content-Type') ?? ''
@@ -25,16 +26,17 @@ export async function withHttpCaching(request: Request, response: Response): Pro
   if (!headers.has('Content-Length')) headers.set('Content-Length', String(body.byteLength))
 
   if (request.method === 'GET' && response.status === 200) {
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-    headers.set('ETag', etag)
+    const tag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+    headers.set('ETag', tag)
     headers.set('Cache-Control', RPC_CACHE_CONTROL)
-    if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
-      // RFC 9110 §15.4.5: a 304 repeats the validators and caching headers of the 200.
-      const notModified = new Headers({ ETag: etag, 'Cache-Control': RPC_CACHE_CONTROL })
-      const vary = headers.get('Vary')
-      if (vary) notModified.set('Vary', vary)
-      return new Response(null, { status: 304, headers: notModified })
-    }
+    if (matchesEtag(request.headers.get('If-None-Match'), tag)) return notModified(tag, headers.get('Vary'))
   }
   return new Response(body, { status: response.status, statusText: response.statusText, headers })
+}
+
+/** RFC 9110 §15.4.5: a 304 repeats the validators and caching headers of the 200. */
+export function notModified(etag: string, vary?: string | null): Response {
+  const headers = new Headers({ ETag: etag, 'Cache-Control': RPC_CACHE_CONTROL })
+  if (vary) headers.set('Vary', vary)
+  return new Response(null, { status: 304, headers })
 }

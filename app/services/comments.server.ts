@@ -1,6 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
 import { commentReactions, commentRevisions, comments, notifications, tasks, users } from '~/db/schema'
 import type { ReactionType } from '~/domain/constants'
 import { appendEventStatement } from '~/events/log.server'
@@ -12,7 +13,7 @@ import { mentionableFor, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
 import type { SessionUser } from './session-user'
-import { getTask, TASK_NOT_FOUND, type Viewer, visibleToSql } from './tasks.server'
+import { canSeeTask, getTask, TASK_NOT_FOUND, type Viewer, visibleToSql } from './tasks.server'
 
 /**
  * The rules of comments (docs/product-rules.md §1, §2):
@@ -118,10 +119,15 @@ function toView(row: CommentRow): CommentView {
   }
 }
 
+/** The read pages poll most: one task's discussion, built once per database. */
+const discussionOf = preparedPerDatabase((db) =>
+  selectCommentViews(db, eq(comments.taskId, sql.placeholder('taskId'))).prepare(),
+)
+
 /** A task's discussion, oldest first; readable by anyone who can see the task. */
-export async function listComments(db: Executor, viewer: Viewer, taskId: string): Promise<CommentView[]> {
-  const { task } = await getTask(db, viewer, taskId)
-  const rows = await selectCommentViews(db, eq(comments.taskId, task.id))
+export async function listComments(db: Database, viewer: Viewer, taskId: string): Promise<CommentView[]> {
+  if (!(await canSeeTask(db, viewer, taskId))) throw new NotFound(TASK_NOT_FOUND)
+  const rows = await discussionOf(db).all({ taskId })
   return rows.map(toView)
 }
 

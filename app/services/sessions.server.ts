@@ -1,5 +1,6 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm'
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import type { SessionUser } from './session-user'
@@ -61,6 +62,17 @@ export type ActiveSession = {
   isRenewed: boolean
 }
 
+/** Every request with a cookie asks this: the session and its person in one prepared statement. */
+const liveSessionById = preparedPerDatabase((db) =>
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare(),
+)
+
 /** The session behind a cookie token, renewed when due; null when unknown or expired. */
 export async function findSession(
   db: Database,
@@ -68,12 +80,7 @@ export async function findSession(
   now = new Date(),
 ): Promise<ActiveSession | null> {
   const id = hashToken(token)
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
-    .limit(1)
+  const [row] = await liveSessionById(db).all({ id, now: now.getTime() })
   if (!row) return null
 
   const isRenewed = row.session.expiresAt.getTime() - now.getTime() < SESSION_MAX_AGE_MS - RENEW_AFTER_MS

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm'
 import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
 import { type Task, taskShares, tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
 import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
@@ -258,6 +259,27 @@ export async function listTaskGroups(
 export function visibleToSql(viewer: Viewer): SQL {
   if (!viewer) return eq(tasks.isPublic, true)
   return sql`(${eq(tasks.userId, viewer.id)} OR ${sharedWithViewerSql(viewer)} OR ${eq(tasks.isPublic, true)})`
+}
+
+/**
+ * The visibility rule for one task, for prepared statements: the task is the placeholder
+ * `taskId`, the viewer `viewerId` and `email` (see `visibilityParams`). An absent viewer and an
+ * unverified address are NULL, which equals nothing, so one statement serves every viewer.
+ */
+export const isTaskVisibleSql = sql<number>`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${sql.placeholder('taskId')} AND (${tasks.isPublic} = 1 OR ${tasks.userId} = ${sql.placeholder('viewerId')} OR ${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${sql.placeholder('email')})))`
+
+export function visibilityParams(viewer: Viewer, taskId: string) {
+  return { taskId, viewerId: viewer?.id ?? null, email: shareEmail(viewer) }
+}
+
+const visibleTaskProbe = preparedPerDatabase((db) =>
+  db.select({ isVisible: isTaskVisibleSql }).from(sql`(SELECT 1)`).prepare(),
+)
+
+/** Whether the viewer may see the task, without reading it: one prepared probe. */
+export async function canSeeTask(db: Database, viewer: Viewer, taskId: string): Promise<boolean> {
+  const [row] = await visibleTaskProbe(db).all(visibilityParams(viewer, taskId))
+  return Number(row?.isVisible) === 1
 }
 
 /** task.getAll: every task the viewer may see — own, shared with them, others' public. */

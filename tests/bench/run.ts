@@ -99,6 +99,8 @@ type Target = {
   path: string
   headers: Record<string, string>
   body?: string
+  /** Headers for each next request, whichever connection sends it (merged over `headers`). */
+  nextHeaders?: () => Record<string, string>
   /** The status a correct answer has (a redirect for the trivial route). */
   status?: number
   servers: ServerKey[]
@@ -137,8 +139,19 @@ const median = (values: number[]) => {
 }
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** The signed-in read the budget names: who asks (a session cookie) and for which discussion. */
-type Discussion = { taskId: string; cookie: string; comments: number; tasks: number }
+/**
+ * The signed-in read the budget names: who asks (a session cookie) and for which discussion; and
+ * the write path's task with the people who post on it (a session and a CSRF token each).
+ */
+type Discussion = {
+  taskId: string
+  cookie: string
+  comments: number
+  tasks: number
+  writeTaskId: string
+  owner: { name: string; email: string }
+  writers: { cookie: string; csrf: string }[]
+}
 
 /**
  * What `@orpc/client`'s RPCLink really sends, recorded on a throwaway listener, so the load
@@ -182,6 +195,30 @@ async function captureRpcRequests(discussion: Discussion) {
   if (comments.method !== 'GET' || !comments.headers.cookie)
     throw new Error(`RPCLink sent getComments as ${comments.method}, cookie: ${comments.headers.cookie}`)
   return { comments, healthGet, healthPost }
+}
+
+/** `comments.addComment` as RPCLink posts it, each time as the next writer, with their cookie and CSRF token. */
+function addCommentRequests({ writeTaskId, owner, writers }: Discussion) {
+  const body = JSON.stringify({
+    json: {
+      taskId: writeTaskId,
+      content: `@${owner.name} the numbers look right to me; shipping it on Friday works.`,
+      mentions: [owner.email],
+    },
+  })
+  const headersOf = (writer: Discussion['writers'][number] | undefined) => ({
+    cookie: writer?.cookie ?? '',
+    'x-csrf-token': writer?.csrf ?? '',
+  })
+  // Each request is the next person's, across all connections, so the load spreads evenly.
+  let next = 0
+  return {
+    method: 'POST' as const,
+    path: '/api/rpc/comments/addComment',
+    headers: { 'content-type': 'application/json', ...headersOf(writers[0]) },
+    body,
+    nextHeaders: () => headersOf(writers[next++ % writers.length]),
+  }
 }
 
 function rpcClient(port: number, method: 'GET' | 'POST', cookie?: string): RouterClient<Router> {
@@ -247,6 +284,14 @@ async function measure(port: number, target: Target, seconds: number): Promise<a
     method: target.method,
     headers: target.headers,
     body: target.body,
+    requests: target.nextHeaders && [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, ...target.nextHeaders?.() },
+        }),
+      },
+    ],
   })
 }
 
@@ -399,6 +444,14 @@ async function main() {
         label: 'rpc getComments GET',
         ...rpc.comments,
         servers: ['ours', 'oursLogged', 'floor', 'nodeHttp'],
+      },
+      // The write path: a comment that mentions the task's owner, so its event, notification and
+      // e-mail job are written too; each request posts one, spread over many people.
+      {
+        id: 'addComment',
+        label: 'rpc addComment POST',
+        ...addCommentRequests(discussion),
+        servers: ['ours', 'floor'],
       },
       page('home', '/', ['ours', 'oursLogged', 'reactRouter', 'floor']),
       // Content pages: MDX is compiled once per file version, so they must serve like plain pages.

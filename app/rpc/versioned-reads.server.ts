@@ -1,0 +1,186 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { type Database, database } from '~/db/client.server'
+import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
+import type { SessionUser } from '~/services/session-user'
+import { matchesEtag } from '~/utils/public-cache.server'
+import { z } from '~/utils/zod'
+import { notModified, RPC_CACHE_CONTROL, withHttpCaching } from './http-cache.server'
+
+/**
+ * The reads pages poll, answered from their version (docs/decisions/028-reads-versioned-by-the-event-log.md).
+ * Their ETag is derived from the version, read before anything is built: a caller that holds
+ * the current answer gets a 304 for the session lookup, an access check and one index probe;
+ * anyone else gets the answer last built under that version, or a freshly built one. Every
+ * other GET keeps the ETag of its body (app/rpc/http-cache.server.ts).
+ */
+
+type Caller = SessionUser | null
+type VersionOf = (db: Database, caller: Caller, input: unknown) => Promise<string> | null
+
+const TaskInput = z.object({ taskId: z.string().min(1) })
+
+function withTask(version: (taskId: string) => Promise<string>) {
+  return (input: unknown) => {
+    const parsed = TaskInput.safeParse(input)
+    return parsed.success ? version(parsed.data.taskId) : null
+  }
+}
+
+/** By procedure path. A read that the caller may not make has no version: the procedure answers. */
+const VERSIONED_READS = new Map<string, VersionOf>([
+  [
+    'comments/getComments',
+    (db, caller, input) => withTask((taskId) => discussionVersion(db, caller, taskId))(input),
+  ],
+  [
+    'task/getTaskUsers',
+    (db, caller, input) => caller && withTask((taskId) => mentionablesVersion(db, caller, taskId))(input),
+  ],
+  ['task/getAll', (db, caller) => caller && visibleTasksVersion(db, caller)],
+])
+
+/** The input of a GET as oRPC's RPC protocol sends it: `?data={"json": …}`, no special types. */
+function inputOf(url: URL): { value: unknown } | null {
+  const data = url.searchParams.get('data')
+  if (data === null) return { value: undefined }
+  try {
+    const parsed = JSON.parse(data) as { json?: unknown; meta?: unknown[] } | null
+    if (parsed === null || typeof parsed !== 'object') return null
+    if (Array.isArray(parsed.meta) && parsed.meta.length > 0) return null
+    return { value: parsed.json }
+  } catch {
+    return null
+  }
+}
+
+/** The ETag of a versioned read, or null when the request is not one (or cannot be answered so). */
+async function etagOf(url: URL, prefix: string, db: Database, caller: Caller): Promise<string | null> {
+  const versionOf = VERSIONED_READS.get(url.pathname.slice(prefix.length + 1))
+  const input = versionOf && inputOf(url)
+  if (!versionOf || !input) return null
+  // A refusal (no such task, no access) is the procedure's to answer, in its own words.
+  const version = await versionOf(db, caller, input.value)?.catch(() => null)
+  return version ? `"${version}"` : null
+}
+
+type Bytes = Uint8Array<ArrayBuffer>
+type Encoding = 'br' | 'gzip'
+/** An answer as built, with its compressed forms: compressed once, not per request. */
+type BuiltAnswer = { body: Bytes; contentType: string; encoded: Partial<Record<Encoding, Bytes>> }
+
+/** The compression middleware's threshold (server/app.ts): below it, headers cost more than they save. */
+const MIN_COMPRESSED_BYTES = 1024
+
+export function compressedAnswer(body: Bytes, contentType: string): BuiltAnswer {
+  if (body.byteLength < MIN_COMPRESSED_BYTES) return { body, contentType, encoded: {} }
+  const bytes = (buffer: Buffer): Bytes =>
+    new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength)) as Bytes
+  return {
+    body,
+    contentType,
+    encoded: {
+      br: bytes(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })),
+      gzip: bytes(gzipSync(body)),
+    },
+  }
+}
+
+const sizeOf = (answer: BuiltAnswer) =>
+  answer.body.byteLength + (answer.encoded.br?.byteLength ?? 0) + (answer.encoded.gzip?.byteLength ?? 0)
+
+/** The encoding the caller accepts that we hold: brotli first, then gzip (a `q=0` refuses). */
+function encodingFor(acceptEncoding: string | null, answer: BuiltAnswer): Encoding | null {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) =>
+        part
+          .trim()
+          .toLowerCase()
+          .split(/\s*;\s*/),
+      )
+      .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q))
+      .map(([name]) => name),
+  )
+  if (answer.encoded.br && accepted.has('br')) return 'br'
+  if (answer.encoded.gzip && accepted.has('gzip')) return 'gzip'
+  return null
+}
+
+/**
+ * Answers built under a version, by ETag. The ETag names the procedure, its input, the viewer
+ * where the answer differs by viewer, and the versions, so an entry can only be served to a
+ * caller who would have built the same bytes — and only after that caller's access check.
+ * Bounded: least recently used first out.
+ */
+export class BuiltAnswers {
+  #entries = new Map<string, BuiltAnswer>()
+  #bytes = 0
+
+  constructor(
+    readonly maxEntries: number,
+    readonly maxBytes: number,
+  ) {}
+
+  get(etag: string) {
+    const answer = this.#entries.get(etag)
+    if (answer) {
+      this.#entries.delete(etag)
+      this.#entries.set(etag, answer)
+    }
+    return answer
+  }
+
+  set(etag: string, answer: BuiltAnswer) {
+    if (sizeOf(answer) > this.maxBytes / 16 || this.#entries.has(etag)) return
+    this.#entries.set(etag, answer)
+    this.#bytes += sizeOf(answer)
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes) break
+      this.#entries.delete(oldest)
+      this.#bytes -= sizeOf(entry)
+    }
+  }
+}
+
+const builtAnswers = new BuiltAnswers(500, 16 * 1024 * 1024)
+
+/** The answer in the encoding the caller accepts; the compression middleware leaves it as it is. */
+function answerWith(request: Request, answer: BuiltAnswer, etag: string) {
+  const encoding = encodingFor(request.headers.get('Accept-Encoding'), answer)
+  const body = encoding ? (answer.encoded[encoding] as Bytes) : answer.body
+  const headers = new Headers({
+    'Content-Type': answer.contentType,
+    'Content-Length': String(body.byteLength),
+    ETag: etag,
+    'Cache-Control': RPC_CACHE_CONTROL,
+    Vary: 'Accept-Encoding',
+  })
+  if (encoding) headers.set('Content-Encoding', encoding)
+  return new Response(body, { headers })
+}
+
+/**
+ * Answers an /api/rpc GET: from its version when it has one, else through `handle` with the
+ * ETag of its body. `handle` runs the procedure.
+ */
+export async function answerRead(
+  request: Request,
+  { prefix, caller }: { prefix: string; caller: Caller },
+  handle: () => Promise<Response>,
+): Promise<Response> {
+  const etag = await etagOf(new URL(request.url), prefix, database(), caller)
+  if (etag === null) return withHttpCaching(request, await handle())
+  if (matchesEtag(request.headers.get('If-None-Match'), etag)) return notModified(etag, 'Accept-Encoding')
+  const kept = builtAnswers.get(etag)
+  if (kept) return answerWith(request, kept, etag)
+
+  const response = await handle()
+  const contentType = response.headers.get('Content-Type') ?? ''
+  if (response.status !== 200 || !contentType.startsWith('application/json')) {
+    return withHttpCaching(request, response)
+  }
+  const answer = compressedAnswer(new Uint8Array(await response.arrayBuffer()), contentType)
+  builtAnswers.set(etag, answer)
+  return answerWith(request, answer, etag)
+}

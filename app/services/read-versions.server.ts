@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
+import { events, versionCounters } from '~/db/schema'
+import { NotFound } from './errors'
+import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks.server'
+
+/**
+ * The versions of the reads pages poll, read without building the answer
+ * (docs/decisions/028-reads-versioned-by-the-event-log.md). A version names one state of an
+ * answer for one kind of viewer: two requests with the same version get the same answer, so
+ * the RPC door answers a matching `If-None-Match` with a 304, and may serve an answer it built
+ * earlier under the same version. Each function checks access in the same statement: a version
+ * is never handed to someone who may not read the answer.
+ *
+ * What an answer depends on, and what moves when it changes:
+ * - a task's own rows, its comments, reactions, revisions, shares and visibility: every change
+ *   appends an event with the task's id in its own transaction, so the task's newest event id
+ *   moves; once pruning has removed all of a task's events, the newest id pruning deleted
+ *   stands in (it is at least as new as any of them);
+ * - what others see of a person (name, picture, address, its verification, the account itself):
+ *   the `people` counter, bumped by triggers on `users` in the same statement;
+ * - who asks, where the answer differs by viewer: their id is part of the version.
+ *
+ * The version is read before the answer is built, never after: an answer built later is at
+ * least as new as its version, and a change after the version was read moves the version.
+ */
+
+/**
+ * Bump when the shape of a versioned answer changes, so a browser holding an answer of the
+ * previous release is not told it is still current.
+ */
+const ANSWER_SHAPE = 1
+
+const prunedEventsWatermark = sql`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'pruned-events')`
+
+/**
+ * One statement for whether the viewer may see the task, its version and the people counter:
+ * a few index lookups, prepared once.
+ */
+const taskVersionProbe = preparedPerDatabase((db) =>
+  db
+    .select({
+      isVisible: isTaskVisibleSql,
+      task: sql<number>`max(coalesce((SELECT max(${events.id}) FROM ${events} WHERE ${events.taskId} = ${sql.placeholder('taskId')}), 0), ${prunedEventsWatermark})`,
+      people: versionCounters.value,
+    })
+    .from(versionCounters)
+    .where(eq(versionCounters.scope, 'people'))
+    .prepare(),
+)
+
+/**
+ * The newest event id ever written (AUTOINCREMENT keeps it in `sqlite_sequence`, so pruning
+ * never lowers it) and the people counter: the version of anything that may follow any event.
+ */
+const logVersionProbe = preparedPerDatabase((db) =>
+  db
+    .select({
+      head: sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`,
+      people: versionCounters.value,
+    })
+    .from(versionCounters)
+    .where(eq(versionCounters.scope, 'people'))
+    .prepare(),
+)
+
+function versionOf(...parts: (string | number)[]) {
+  return createHash('sha256')
+    .update([ANSWER_SHAPE, ...parts].join('\u0000'))
+    .digest('base64url')
+    .slice(0, 27)
+}
+
+/** The task's version and the people counter; NotFound when the viewer may not see the task. */
+async function visibleTaskVersion(db: Database, viewer: Viewer, taskId: string) {
+  const [row] = await taskVersionProbe(db).all(visibilityParams(viewer, taskId))
+  if (Number(row?.isVisible) !== 1) throw new NotFound(TASK_NOT_FOUND)
+  return { task: Number(row?.task ?? 0), people: Number(row?.people ?? 0) }
+}
+
+/** `comments.getComments`: everyone who may see the task reads the same discussion. */
+export async function discussionVersion(db: Database, viewer: Viewer, taskId: string) {
+  const { task, people } = await visibleTaskVersion(db, viewer, taskId)
+  return versionOf('comments.getComments', taskId, task, people)
+}
+
+/** `task.getTaskUsers`: whom one may mention depends on being the owner or a sharer, so per viewer. */
+export async function mentionablesVersion(db: Database, viewer: NonNullable<Viewer>, taskId: string) {
+  const { task, people } = await visibleTaskVersion(db, viewer, taskId)
+  return versionOf('task.getTaskUsers', viewer.id, taskId, task, people)
+}
+
+/** `task.getAll`: every task the viewer may see, so any event may change it. */
+export async function visibleTasksVersion(db: Database, viewer: NonNullable<Viewer>) {
+  const [row] = await logVersionProbe(db).all()
+  return versionOf('task.getAll', viewer.id, Number(row?.head ?? 0), Number(row?.people ?? 0))
+}
