@@ -22,11 +22,27 @@ function eventStreamsInDev(): Plugin {
   }
 }
 
+/**
+ * The framework's own modules: React, React DOM and React Router with what they import. The
+ * client build puts them in one chunk named `framework`, so the first-load budget can tell the
+ * framework's bytes from ours by file name (tests/bench/first-load-js.ts, docs/product-rules.md §6),
+ * and a release that changes only our code leaves that chunk cached in browsers.
+ */
+export const FRAMEWORK_MODULES =
+  /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   // The production server (server/app.ts) is the SSR entry, so it shares one module graph — one
   // database client, one set of router contexts — with the routes it serves.
   environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: { codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK_MODULES }] } },
+        },
+      },
+    },
     ssr: { build: { rollupOptions: { input: './server/app.ts' } } },
   },
   plugins: [tailwindcss(), eventStreamsInDev(), reactRouter()],
