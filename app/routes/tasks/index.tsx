@@ -146,7 +146,6 @@ function FilterSelect({
       meta={plainField(`filter-${name}`, name, value ?? '')}
       options={options}
       emptyOption="All"
-      className="gap-1"
     />
   )
 }
@@ -229,7 +228,7 @@ function TaskRow({ task }: { task: TaskView }) {
           id={`status-${task.id}`}
           name="status"
           defaultValue={task.status}
-          className="h-8"
+          size="sm"
           onChange={(event) => fetcher.submit(event.currentTarget.form)}
         >
           {STATUSES.map((value) => (
