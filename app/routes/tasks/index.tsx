@@ -294,7 +294,8 @@ function CreateTask({
   const field = (name: string, initialValue?: string, constraint?: FieldConstraint) =>
     repliedField(reply, `create-task-${name}`, name, initialValue, constraint)
   const fields: TaskFormFields = {
-    text: field('text', '', TASK_FIELD_CONSTRAINTS.text),
+    // No minLength: a short title reaches the server, which says so in the product's words.
+    text: field('text', '', { required: true, maxLength: TASK_FIELD_CONSTRAINTS.text.maxLength }),
     details: field('details', '', TASK_FIELD_CONSTRAINTS.details),
     refLink: field('refLink'),
     priority: field('priority', NEW_TASK.priority),
