@@ -278,7 +278,8 @@ const NEW_TASK = { priority: 'medium', status: 'Not Started', hrs: '1' }
  * The create form. The server validates it (the action's schema): a refused form comes back with
  * what was sent and each field's errors. The browser checks the constraints only where no script
  * runs, because with JavaScript the server's answer, shown beside each field, is the one to read.
- * No conform or zod here: they would be most of the page's JavaScript (docs/product-rules.md §6).
+ * Neither conform nor zod reaches the browser for it: they would be most of the page's JavaScript
+ * (docs/product-rules.md §6).
  */
 function CreateTask({
   parents,
