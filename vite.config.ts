@@ -22,11 +22,42 @@ function eventStreamsInDev(): Plugin {
   }
 }
 
+/**
+ * The framework's own modules: React, React DOM and React Router with what they import. The
+ * client build puts them in one chunk named `framework`, so the first-load budget can tell the
+ * framework's bytes from ours by file name (tests/bench/first-load-js.ts, docs/product-rules.md §6),
+ * and a release that changes only our code leaves that chunk cached in browsers.
+ */
+const FRAMEWORK_MODULES =
+  /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/
+
+/**
+ * Our UI kit and the few helpers every page's forms use, in one chunk `ui`: nearly every page
+ * needs them, and as one file they cost less on a first load than as a dozen files of a few
+ * hundred bytes each.
+ */
+const UI_KIT_MODULES =
+  /[\\/]app[\\/](components[\\/]ui|components[\\/](action-form|csrf-input|avatar)|utils[\\/](cn|pending|use-hydrated|search-params))[\\/.]/
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   // The production server (server/app.ts) is the SSR entry, so it shares one module graph — one
   // database client, one set of router contexts — with the routes it serves.
   environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: 'framework', test: FRAMEWORK_MODULES },
+                { name: 'ui', test: UI_KIT_MODULES },
+              ],
+            },
+          },
+        },
+      },
+    },
     ssr: { build: { rollupOptions: { input: './server/app.ts' } } },
   },
   plugins: [tailwindcss(), eventStreamsInDev(), reactRouter()],

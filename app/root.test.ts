@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
+import { prerenderToNodeStream } from 'react-dom/static'
 import { createRoutesStub, RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { nonceContext } from '~/context'
@@ -132,12 +132,15 @@ describe('the task modal (?task=)', () => {
     expect(modal.task).toMatchObject({ sharedWith: [], sharedWithNames: ['Grace Shared'] })
 
     const Page = createRoutesStub([{ id: 'root', path: '/', Component: App as never }])
-    const html = renderToString(
+    // Rendered to completion, as the server does: the modal is loaded lazily.
+    const { prelude } = await prerenderToNodeStream(
       createElement(Page, {
         initialEntries: [`/?task=${task.id}`],
         hydrationData: { loaderData: { root: page.data } },
       }),
     )
+    let html = ''
+    for await (const chunk of prelude) html += chunk
     expect(html).toContain('Open to all')
     expect(html).toContain('Grace Shared')
     for (const address of addresses) expect(html).not.toContain(address)

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import {
   data,
   isRouteErrorResponse,
@@ -12,12 +12,10 @@ import {
 } from 'react-router'
 import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
-import { CommentsSection } from '~/components/comments/comments-section'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
-import { MentionNotifications } from '~/components/mention-notifications'
 import { PendingIndicator } from '~/components/pending-indicator'
-import { TaskModal, type TaskModalData } from '~/components/task-modal'
+import type { TaskModalData } from '~/components/task-modal'
 import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
 import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
@@ -60,6 +58,19 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+/*
+ * Loaded only by pages that open a task (`?task=`): the modal, its forms and the comments are
+ * JavaScript most pages never need (docs/product-rules.md §6). No Suspense boundary around it:
+ * the server's shell and the client's navigation wait for it instead of showing a page without
+ * the modal, so it also works without JavaScript.
+ */
+const OpenTaskModal = lazy(() => import('~/components/open-task-modal'))
+
+/** Mention toasts for signed-in people: it renders nothing, so it loads after the page hydrates. */
+const MentionNotifications = lazy(() =>
+  import('~/components/mention-notifications').then((module) => ({ default: module.MentionNotifications })),
+)
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware, outboxMiddleware]
 
@@ -151,25 +162,17 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <>
       <PendingIndicator />
       {loaderData.user ? (
-        <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />
+        <Suspense fallback={null}>
+          <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />
+        </Suspense>
       ) : null}
       {/* Before the page: without JavaScript the open modal is a plain <dialog open> over an
           overlay, and Tab follows the document, so it must come first, not after the page. */}
       {loaderData.taskModal ? (
-        <TaskModal
-          key={'task' in loaderData.taskModal ? loaderData.taskModal.task.id : loaderData.taskModal.taskId}
+        <OpenTaskModal
           modal={loaderData.taskModal}
+          viewer={loaderData.user}
           notice={loaderData.toast ? <NoscriptToast toast={loaderData.toast} /> : null}
-          comments={
-            'task' in loaderData.taskModal ? (
-              <CommentsSection
-                taskId={loaderData.taskModal.task.id}
-                isPublic={loaderData.taskModal.task.isPublic}
-                discussion={loaderData.taskModal.discussion}
-                viewer={loaderData.user}
-              />
-            ) : null
-          }
         />
       ) : null}
       <Header user={loaderData.user} theme={loaderData.theme} unreadMentions={loaderData.unreadMentions} />

@@ -1,10 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import {
+  FIRST_LOAD_PAGES,
+  firstLoadReport,
+  firstLoadVerdicts,
+  measureRoutesFirstLoadJs,
+} from '../tests/bench/first-load-js'
 
 /**
  * Part of `npm test`, after the build: fails when a chunk the browser downloads holds drizzle
- * code. One page importing a constant from app/db/schema.ts (instead of app/domain/constants.ts)
+ * code, or when a page's first load holds more of our JavaScript than the budget allows
+ * (tests/bench/first-load-js.ts; counted from the build's manifest, so it needs no server).
+ *
+ * Drizzle:  One page importing a constant from app/db/schema.ts (instead of app/domain/constants.ts)
  * ships drizzle's classes and every table definition to every visitor of that page (~24 KB), and
  * nothing else would notice.
  *
@@ -43,5 +52,16 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exitCode = 1
   } else {
     console.log(`No drizzle code in ${clientDir}.`)
+  }
+
+  const pages = FIRST_LOAD_PAGES.map(({ path, routes, isBudgeted }) => ({
+    path,
+    isBudgeted,
+    firstLoad: measureRoutesFirstLoadJs(routes, clientDir),
+  }))
+  console.log(firstLoadReport(pages).join('\n'))
+  for (const verdict of firstLoadVerdicts(pages).filter((verdict) => !verdict.pass)) {
+    console.error(`Over budget: ${verdict.budget}: ${verdict.measured}`)
+    process.exitCode = 1
   }
 }

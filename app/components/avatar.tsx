@@ -13,20 +13,30 @@ export function initials(name: string | null | undefined) {
   return letters || 'U'
 }
 
+const sizes = {
+  sm: 'size-6 text-[0.625rem]',
+  md: 'size-8 text-xs',
+  lg: 'size-12 text-base',
+  xl: 'size-14 text-lg',
+} as const
+
 export function Avatar({
   name,
   image,
+  size = 'md',
   className,
 }: {
   name: string | null | undefined
   image?: string | null
+  size?: keyof typeof sizes
   className?: string
 }) {
   const [isBroken, setIsBroken] = useState(false)
   return (
     <span
       className={cn(
-        'relative inline-flex size-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted text-xs font-semibold',
+        'relative inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold',
+        sizes[size],
         className,
       )}
     >

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react'
 import type { ComponentProps, ReactNode } from 'react'
 import { Checkbox } from '~/components/ui/checkbox'
 import { Input } from '~/components/ui/input'
@@ -8,9 +9,10 @@ import { cn } from '~/utils/cn'
 
 /**
  * What a field component needs to know about its field. conform's field metadata (`fields.text`
- * from `useForm`) is one. A form that leaves checking to the browser builds one with `plainField`:
- * the task modal does, because every page loads it and conform's form state would add ~9 kB to
- * every page for a form few people open.
+ * from `useForm`) is one. A form that leaves checking to the browser and the server builds one
+ * with `plainField`, or `repliedField` to show what the server answered: the task modal and the
+ * create form on /task do, because conform's form state and zod add ~40 KB gzip to a page, and
+ * computing every field's metadata on each render is a cost the task list does not need.
  */
 export type FieldMeta = {
   id: string
@@ -41,6 +43,36 @@ export function plainField(
   constraint: FieldConstraint = {},
 ): FieldMeta {
   return { id, name, initialValue, errorId: `${id}-error`, ...constraint }
+}
+
+/** conform's answer to a refused form (`submission.reply()`), as an action returns it. */
+export type FormReply = SubmissionResult<string[]>
+
+/**
+ * A field of a form the server alone validates: after a refused submission, the value sent and
+ * the server's errors for it (and for its items, `name[0]`…, when the field is a list); else
+ * `initialValue`.
+ */
+export function repliedField(
+  reply: FormReply | undefined,
+  id: string,
+  name: string,
+  initialValue?: string,
+  constraint: FieldConstraint = {},
+): FieldMeta {
+  const sent = reply?.initialValue?.[name]
+  const errors = Object.entries(reply?.error ?? {}).flatMap(([key, messages]) =>
+    key === name || key.startsWith(`${name}[`) ? (messages ?? []) : [],
+  )
+  return {
+    ...plainField(id, name, typeof sent === 'string' ? sent : reply ? '' : initialValue, constraint),
+    errors: errors.length > 0 ? errors : undefined,
+  }
+}
+
+/** The errors of a refused form that belong to no field. */
+export function formErrors(reply: FormReply | undefined) {
+  return reply?.error?.[''] ?? undefined
 }
 
 /**

@@ -239,7 +239,7 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
   if (isLoading) {
     return (
       <div className="flex items-center gap-2" data-testid="account-skeleton">
-        <Skeleton className="size-8 rounded-full" />
+        <Skeleton shape="circle" className="size-8" />
         <Skeleton className="hidden h-4 w-20 sm:block" />
       </div>
     )

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate, useRevalidator } from 'react-router'
-import { toast } from 'sonner'
 import { useCsrfToken } from '~/components/csrf-input'
 import { useTaskEvents } from '~/components/live/task-events'
+import { toast } from '~/components/toaster'
 import type { SessionUser } from '~/services/session-user'
 import { usePolling } from '~/utils/polling'
 import { fetchRpc, postRpc } from '~/utils/rpc-client'
@@ -164,8 +164,9 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
     }
   }
 
-  // A mention arrives by push on the tab's task stream; while the stream is down (and until it
-  // first connects, which also covers what was unread before this page) the page polls.
+  // A mention arrives by push on the tab's task stream; while the stream is down the page polls.
+  // What was unread before this page is read once when the toasts start: they load after the
+  // page hydrates (app/root.tsx), when the stream may already be live.
   // One read at a time: mentions arriving together are read once more after the read in hand.
   const reading = useRef<{ isAskedAgain: boolean } | null>(null)
   function readPushedMentions() {
@@ -185,7 +186,9 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
   const status = useTaskEvents((event) => {
     if (event.type === 'mention' || event.type === 'reset') readPushedMentions()
   })
-  usePolling(checkMentions, MENTION_POLL_MS, { enabled: status !== 'live' })
+  usePolling(checkMentions, MENTION_POLL_MS, { enabled: status === 'paused' })
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the toasts start
+  useEffect(() => readPushedMentions(), [])
 
   return null
 }

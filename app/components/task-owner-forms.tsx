@@ -107,7 +107,7 @@ export function ShareForm({ task }: { task: TaskView }) {
           {task.sharedWith.length > 0 ? (
             <ul className="flex flex-wrap gap-1 text-xs text-muted-foreground" aria-label="Shared with">
               {task.sharedWith.map((email, index) => (
-                <Badge as="li" key={email} className="font-normal">
+                <Badge as="li" key={email} weight="normal">
                   {task.sharedWithNames[index] ?? email}
                 </Badge>
               ))}

@@ -1,115 +1,73 @@
-import { useEffect, useState } from 'react'
-import { createPortal } from 'react-dom'
-import { Toaster as Sonner, toast as showToast } from 'sonner'
+import { lazy, type ReactNode, Suspense, useEffect, useSyncExternalStore } from 'react'
+import type { ExternalToast } from 'sonner'
 import type { Toast } from '~/toast.server'
 
-/**
- * The toast area, with the product's settings (docs/product-rules.md §3): 4000 ms, three
- * visible, 14 px gap, Alt+T, 24/16 px offsets, top-right. It lives in the top layer, above the task
- * modal, the drawer and the account menu (see `useTopLayerHost`).
+/*
+ * Toasts load on demand: sonner and the toast area are ~10 KB gzip that most page views never
+ * need, so they arrive with the first toast a page shows instead of with every page
+ * (docs/product-rules.md §6). sonner keeps toasts raised before its area mounts and shows them
+ * once it does.
  */
+const loadSonner = () => import('sonner')
+const ToasterHost = lazy(() => import('~/components/toaster-host'))
+
+let isToasterWanted = false
+const listeners = new Set<() => void>()
+
+function wantToaster() {
+  if (isToasterWanted) return
+  isToasterWanted = true
+  for (const listener of listeners) listener()
+}
+
+type ToastType = 'success' | 'error' | 'info' | 'warning'
+
+function show(type: ToastType | 'default', title: ReactNode, options?: ExternalToast) {
+  wantToaster()
+  loadSonner()
+    .then(({ toast }) => (type === 'default' ? toast : toast[type])(title, options))
+    .catch((error: unknown) => console.error('Showing a toast failed', error))
+}
+
+/** Shows a toast: sonner's `toast`, with its area and code loaded on first use. */
+export const toast = Object.assign(
+  (title: ReactNode, options?: ExternalToast) => show('default', title, options),
+  {
+    success: (title: ReactNode, options?: ExternalToast) => show('success', title, options),
+    error: (title: ReactNode, options?: ExternalToast) => show('error', title, options),
+    info: (title: ReactNode, options?: ExternalToast) => show('info', title, options),
+    warning: (title: ReactNode, options?: ExternalToast) => show('warning', title, options),
+  },
+)
+
+function subscribe(listener: () => void) {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** The toast area, rendered once a toast has been asked for. */
 export function Toaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
-  const host = useTopLayerHost()
-  if (!host) return null
-  return createPortal(
-    <Sonner
-      position="top-right"
-      theme={theme}
-      duration={4000}
-      visibleToasts={3}
-      gap={14}
-      hotkey={['altKey', 'KeyT']}
-      offset={24}
-      mobileOffset={16}
-      closeButton
-      richColors
-    />,
-    host,
+  const isWanted = useSyncExternalStore(
+    subscribe,
+    () => isToasterWanted,
+    () => false,
+  )
+  if (!isWanted) return null
+  return (
+    <Suspense fallback={null}>
+      <ToasterHost theme={theme} />
+    </Suspense>
   )
 }
 
-/**
- * An element that stays the topmost thing on the page. The task modal is a modal <dialog> and
- * the drawer and account menu are popovers: all three sit in the browser's top layer, which no
- * z-index reaches, and a modal dialog makes everything outside it inert. So the host is itself a
- * popover (`popover="manual"`, which closes nothing else), shown again each time something else
- * enters the top layer so that it is the newest there, and placed inside the open modal dialog,
- * if any, so that it is not inert. Toasts shown meanwhile survive the move: sonner keeps them.
- */
-function useTopLayerHost() {
-  const [host, setHost] = useState<HTMLElement | null>(null)
-
-  useEffect(() => {
-    const element = document.createElement('div')
-    element.dataset.toasterHost = ''
-    const canPop = typeof element.showPopover === 'function'
-    if (canPop) element.popover = 'manual'
-    // Not the popover's default box: no size, no border or background; the toasts place themselves.
-    Object.assign(element.style, {
-      position: 'fixed',
-      inset: '0 auto auto 0',
-      width: '0',
-      height: '0',
-      margin: '0',
-      padding: '0',
-      border: '0',
-      overflow: 'visible',
-      background: 'transparent',
-    })
-
-    const openModal = () => {
-      const modals = document.querySelectorAll('dialog:modal')
-      return modals[modals.length - 1] ?? null
-    }
-    const raise = () => {
-      const container = openModal() ?? document.body
-      if (element.parentElement !== container) container.append(element)
-      if (!canPop) return
-      if (element.matches(':popover-open')) element.hidePopover()
-      element.showPopover()
-    }
-    const isMisplaced = () => element.parentElement !== (openModal() ?? document.body)
-
-    // Popovers (the drawer, the account menu) say they opened with a `toggle` event.
-    const onToggle = (event: Event) => {
-      if (event.target === element) return
-      if ((event as ToggleEvent).newState === 'open' || isMisplaced()) raise()
-    }
-    // A dialog opening or closing changes its `open` attribute; one taken out of the page (the
-    // modal closing by navigation) takes the host with it.
-    const observer = new MutationObserver((records) => {
-      const hasDialogChanged = records.some(
-        (record) => record.type === 'attributes' && record.target instanceof HTMLDialogElement,
-      )
-      if (hasDialogChanged || isMisplaced()) raise()
-    })
-
-    raise()
-    document.addEventListener('toggle', onToggle, true)
-    observer.observe(document.body, {
-      subtree: true,
-      childList: true,
-      attributes: true,
-      attributeFilter: ['open'],
-    })
-    setHost(element)
-    return () => {
-      observer.disconnect()
-      document.removeEventListener('toggle', onToggle, true)
-      element.remove()
-    }
-  }, [])
-
-  return host
-}
-
 /** Shows a toast the server flashed across a redirect, once. */
-export function useServerToast(toast: Toast | null) {
+export function useServerToast(flashed: Toast | null) {
   useEffect(() => {
-    if (!toast) return
-    const show = toast.type === 'default' ? showToast : showToast[toast.type]
-    show(toast.title, { id: toast.id, description: toast.description })
-  }, [toast])
+    if (!flashed) return
+    const options = { id: flashed.id, description: flashed.description }
+    if (flashed.type === 'default') toast(flashed.title, options)
+    else toast[flashed.type](flashed.title, options)
+  }, [flashed])
 }
 
 /**

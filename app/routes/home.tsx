@@ -157,26 +157,10 @@ export default function Home() {
             Sign up in a minute, or buy the source and ship your product on it — yearly, or once for life.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
-            <Link
-              to="/signup"
-              prefetch="intent"
-              className={buttonClasses(
-                'default',
-                'lg',
-                'bg-background text-foreground hover:bg-background/90',
-              )}
-            >
+            <Link to="/signup" prefetch="intent" className={buttonClasses('inverse', 'lg')}>
               Create an account
             </Link>
-            <Link
-              to="/pricing"
-              prefetch="intent"
-              className={buttonClasses(
-                'outline',
-                'lg',
-                'border-primary-foreground/60 bg-transparent text-primary-foreground hover:bg-primary-foreground/10',
-              )}
-            >
+            <Link to="/pricing" prefetch="intent" className={buttonClasses('inverse-outline', 'lg')}>
               Compare plans
             </Link>
           </div>

@@ -141,7 +141,7 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
             {`${mention.fromUserName} mentioned you on “${mention.taskText}”`}
           </Link>
           {isRead ? null : (
-            <Badge tone="primary" className="ml-2 font-medium">
+            <Badge tone="primary" weight="medium" className="ml-2">
               Unread
             </Badge>
           )}

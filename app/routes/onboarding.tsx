@@ -185,7 +185,7 @@ function ProfileStep({
     <ActionForm intent="profile" className="flex flex-col gap-4" {...getFormProps(form)}>
       <p className="text-muted-foreground">This is how people you work with see you on tasks and comments.</p>
       <div className="flex items-center gap-3">
-        <Avatar name={account.name} image={account.image} className="size-12 text-base" />
+        <Avatar name={account.name} image={account.image} size="lg" />
         <span className="text-sm text-muted-foreground">
           Your avatar: a picture's address, or your initials.
         </span>

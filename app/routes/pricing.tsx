@@ -220,7 +220,7 @@ function PlanCard({
           {plan.name}
         </h2>
         {plan.isFeatured ? (
-          <Badge tone="accent" className="px-2.5 font-medium">
+          <Badge tone="accent" weight="medium" isWide>
             Most popular
           </Badge>
         ) : null}

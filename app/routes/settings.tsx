@@ -137,7 +137,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
       <div className="flex items-center gap-4">
-        <Avatar name={account.name} image={account.image} className="size-14 text-lg" />
+        <Avatar name={account.name} image={account.image} size="xl" />
         <div>
           <h1 className="text-2xl font-semibold">Settings</h1>
           <p className="text-sm text-muted-foreground">{account.email}</p>

@@ -18,7 +18,8 @@
  * rotating the order, so machine noise lands on all sides alike; medians are reported, and a
  * ratio is the median of per-round ratios. Each server's CPU time per request is reported too: it
  * still compares the stacks when other work on the machine makes requests per second swing. The
- * budgets and goals print PASS/FAIL, but the exit code stays 0: this is a report, not a gate. Our
+ * budgets and goals print PASS/FAIL; the ratios are a report, not a gate, but a page over its
+ * first-load JavaScript budget (bytes, not timings: first-load-js.ts) makes the exit code 1. Our
  * servers' memory (RSS) is reported idle and at its peak under load. Results also go to
  * tests/bench/results/latest.json; `--write-readme` also writes the summary table into README.md.
  */
@@ -34,7 +35,7 @@ import autocannon from 'autocannon'
 import type { Router } from '~/rpc/router.server'
 import { freePort } from '../helpers/free-port'
 import { benchEventStreams, eventStreamOptions } from './event-streams'
-import { type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
+import { checkFirstLoadBudget, type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
 import {
   cpuTimeMs,
   type RawResponse,
@@ -56,14 +57,10 @@ const ROUND_SECONDS = Math.ceil(numberFromEnv('BENCH_ROUND_SECONDS', 2))
 /** Comma-separated target ids to run only those (e.g. while profiling); all by default. */
 const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
 
-/** Pages whose first-load JavaScript the report lists besides `/` (the app pages signed in). */
-const FIRST_LOAD_PAGES = ['/docs/testing', '/task', '/dashboard']
-
 const BUDGET = {
   serverStack: 0.9,
   /** The other public pages (compiled content, served as HTML) against the floor's plain page. */
   contentPage: 0.8,
-  firstLoadJsKb: 90,
 }
 
 /**
@@ -553,21 +550,17 @@ async function main() {
       }
     }
 
-    // The same count for the pages a person lands on: public ones anonymously, the app signed in.
-    const pages: { path: string; firstLoad: FirstLoadJs }[] = []
-    for (const path of FIRST_LOAD_PAGES) {
-      const headers: Record<string, string> = { accept: 'text/html' }
-      if (!path.startsWith('/docs')) headers.cookie = seed.discussion.cookie
-      const response = await rawRequest(ours.port, { method: 'GET', path, headers })
-      if (response.status !== 200) {
-        skipped.push(`first-load JS of ${path}: answered ${response.status}`)
-        continue
-      }
-      pages.push({
-        path,
-        firstLoad: measureFirstLoadJs(response.body.toString('utf8'), resolve(root, 'build/client')),
-      })
-    }
+    // The pages a person lands on, public ones anonymously and the app signed in, against the budget.
+    const pages = await checkFirstLoadBudget(
+      async (path, isSignedIn) => {
+        const headers: Record<string, string> = { accept: 'text/html' }
+        if (isSignedIn) headers.cookie = seed.discussion.cookie
+        const response = await rawRequest(ours.port, { method: 'GET', path, headers })
+        return { status: response.status, html: response.body.toString('utf8') }
+      },
+      resolve(root, 'build/client'),
+    )
+    if (!pages.pass) process.exitCode = 1
 
     const measured = ONLY ? usable.filter((target) => ONLY.includes(target.id)) : usable
     const cells: Record<string, Partial<Record<ServerKey, Cell>>> = {}
@@ -689,7 +682,7 @@ function report(input: {
   targets: Target[]
   cells: Record<string, Partial<Record<ServerKey, Cell>>>
   firstLoad: FirstLoadJs
-  pages: { path: string; firstLoad: FirstLoadJs }[]
+  pages: Awaited<ReturnType<typeof checkFirstLoadBudget>>
   logLines: number
   loggedRequests: number
   load: { before: number; after: number }
@@ -793,12 +786,7 @@ function report(input: {
     const label = targets.find((t) => t.id === id)?.label
     atLeast(`public page: ${label}, ours / floor page`, ratio(id, 'ours', 'floor'), BUDGET.contentPage)
   }
-  const firstLoadKb = firstLoad.totalGzipBytes / 1024
-  verdicts.push({
-    budget: 'first-load JavaScript on / (gzip)',
-    measured: `${fmt.kb(firstLoad.totalGzipBytes)} (≤ ${BUDGET.firstLoadJsKb} KB)`,
-    pass: firstLoadKb <= BUDGET.firstLoadJsKb,
-  })
+  verdicts.push(...input.pages.verdicts)
 
   lines.push('')
   lines.push('Budgets (docs/product-rules.md §6)')
@@ -854,14 +842,7 @@ function report(input: {
         `   served ${served}, ${file.served?.cacheControl ?? ''}`,
     )
   }
-  for (const page of input.pages) {
-    const shared = page.firstLoad.files.filter((file) => firstLoad.files.some((f) => f.path === file.path))
-    const ownGzip = page.firstLoad.totalGzipBytes - shared.reduce((sum, file) => sum + file.gzipBytes, 0)
-    lines.push(
-      `First-load JS on ${page.path}: ${fmt.kb(page.firstLoad.totalGzipBytes)} gzip in ` +
-        `${page.firstLoad.files.length} files, ${fmt.kb(ownGzip)} of them beyond what / loads`,
-    )
-  }
+  lines.push(...input.pages.lines)
   const served = firstLoad.files.reduce((sum, file) => sum + (file.served?.bytes ?? 0), 0)
   // compression leaves bodies under its 1 KB threshold alone, rightly: the headers would cost more.
   const uncompressed = firstLoad.files.filter(
@@ -923,7 +904,14 @@ function report(input: {
         rpcRead: input.readAnswer,
         firstLoadJs: firstLoad,
         firstLoadJsByPage: Object.fromEntries(
-          input.pages.map((page) => [page.path, page.firstLoad.totalGzipBytes]),
+          input.pages.pages.map(({ path, firstLoad }) => [
+            path,
+            {
+              total: firstLoad.totalGzipBytes,
+              framework: firstLoad.frameworkGzipBytes,
+              ours: firstLoad.oursGzipBytes,
+            },
+          ]),
         ),
         requestLog: { stdoutLines: input.logLines, completedRequests: input.loggedRequests },
       },
@@ -989,7 +977,8 @@ function readmeTable(input: {
     '',
     `Memory (RSS) of our server: ${mb(memory.idle)} idle after start, ${mb(memory.peak)} at the peak under load, ` +
       `${mb(memory.afterLoad)} after it; the floor ${mb(memory.floorIdle)} idle. First-load JavaScript on \`/\`: ` +
-      `${fmt.kb(input.firstLoad.totalGzipBytes)} gzip.`,
+      `${fmt.kb(input.firstLoad.totalGzipBytes)} gzip, of which ${fmt.kb(input.firstLoad.oursGzipBytes)} ours ` +
+      `(the rest is the framework chunk; the budget allows ours 20 KB).`,
   )
   return rows.join('\n')
 }

@@ -28,8 +28,9 @@ export function longDate(iso: string) {
 }
 
 /**
- * With JavaScript, waits until React runs the /task page (conform turns the browser's own
- * validation off once it has hydrated), so clicks and changes reach its handlers.
+ * With JavaScript, waits until React runs the /task page (the create form turns the browser's own
+ * validation off once it has hydrated: the server's answer is shown instead), so clicks and
+ * changes reach its handlers.
  */
 export async function listReady(page: Page, javaScriptEnabled: boolean) {
   if (!javaScriptEnabled) return

@@ -84,6 +84,10 @@ test.describe('on a phone', () => {
     await mention(ada, grace, id, content)
     const mentionToast = toast(page, mentionToastText('Ada', content))
     await expect(mentionToast).toBeVisible()
+    // sonner slides a toast in from above the screen: measure it where it comes to rest.
+    await expect
+      .poll(() => mentionToast.evaluate((element) => element.getBoundingClientRect().top >= 0))
+      .toBe(true)
     // Topmost where it is drawn: what the browser finds at its centre is the toast.
     const isOnTop = await mentionToast.evaluate((element) => {
       const box = element.getBoundingClientRect()

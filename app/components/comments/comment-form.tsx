@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Link, useFetcher, useLocation } from 'react-router'
-import { toast } from 'sonner'
 import { ActionForm, type ActionFormProps } from '~/components/action-form'
+import { toast } from '~/components/toaster'
 import { buttonClasses } from '~/components/ui/button'
 import type { CommentActionData } from '~/routes/tasks/comments'
 import { withSearchParams } from '~/utils/search-params'

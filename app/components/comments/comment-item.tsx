@@ -107,7 +107,7 @@ export function CommentItem({
                 <ViewLink
                   to={{ kind: 'delete-comment', commentId: comment.id }}
                   label="Delete comment"
-                  className="hover:text-destructive"
+                  isDestructive
                   onView={onView}
                 >
                   Delete
@@ -125,14 +125,15 @@ export function CommentItem({
 function ViewLink({
   to,
   label,
-  className,
+  isDestructive = false,
   isExpanded,
   onView,
   children,
 }: {
   to: View
   label: string
-  className?: string
+  /** A view that deletes: red on hover. */
+  isDestructive?: boolean
   isExpanded?: boolean
   onView: (view: View) => void
   children: ReactNode
@@ -146,8 +147,8 @@ function ViewLink({
       aria-label={label}
       aria-expanded={isExpanded}
       className={cn(
-        'text-xs font-medium text-muted-foreground hover:text-foreground hover:underline',
-        className,
+        'text-xs font-medium text-muted-foreground hover:underline',
+        isDestructive ? 'hover:text-destructive' : 'hover:text-foreground',
       )}
       onClick={(event) => {
         event.preventDefault()

@@ -208,7 +208,7 @@ export function MentionTextarea({
                   }}
                 >
                   <span aria-hidden className="flex shrink-0">
-                    <Avatar name={user.name} image={user.image} className="size-6 text-[0.625rem]" />
+                    <Avatar name={user.name} image={user.image} size="sm" />
                   </span>
                   <span className="flex min-w-0 flex-col">
                     <span className="truncate font-medium">{user.name}</span>

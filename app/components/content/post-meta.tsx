@@ -28,7 +28,7 @@ export function PostTags({ tags }: { tags: string[] }) {
   return (
     <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
       {tags.map((tag) => (
-        <Badge as="li" key={tag} tone="outline" className="px-2.5 font-normal">
+        <Badge as="li" key={tag} tone="outline" weight="normal" isWide>
           {tag}
         </Badge>
       ))}

@@ -85,7 +85,7 @@ function ShowcaseCard({ project, position }: { project: ShowcaseProject; positio
         {project.tags.length ? (
           <ul className="mt-4 flex flex-wrap gap-1.5" aria-label="Tags">
             {project.tags.map((tag) => (
-              <Badge as="li" key={tag} className="px-2.5 font-medium text-foreground">
+              <Badge as="li" key={tag} tone="muted" weight="medium" isWide>
                 {tag}
               </Badge>
             ))}

@@ -27,7 +27,6 @@ export function NotificationsSection({ emailOnMention }: { emailOnMention: boole
           value="on"
           defaultChecked={emailOnMention}
           label="E-mail me when I'm mentioned"
-          className="gap-3"
         />
         <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" className="self-start">
           Save notification settings

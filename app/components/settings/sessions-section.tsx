@@ -43,7 +43,7 @@ export function SessionsSection({
               <p className="font-medium">
                 {session.device}
                 {session.isCurrent ? (
-                  <Badge tone="primary-soft" className="ml-2 font-normal">
+                  <Badge tone="primary-soft" weight="normal" className="ml-2">
                     This device
                   </Badge>
                 ) : null}

@@ -11,6 +11,7 @@ const tones = {
   primary: 'bg-primary text-primary-foreground',
   'primary-soft': 'bg-primary/10 text-primary',
   accent: 'bg-accent text-foreground',
+  muted: 'bg-muted text-foreground',
   destructive: 'bg-destructive/10 text-destructive',
   red: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200',
   amber: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
@@ -21,17 +22,31 @@ const tones = {
 
 export type BadgeTone = keyof typeof tones
 
-/** A small rounded label: a status, a count, a tag. Pass `as="li"` for a list of tags. */
+const weights = { semibold: 'font-semibold', medium: 'font-medium', normal: 'font-normal' } as const
+
+/**
+ * A small rounded label: a status, a count, a tag. Pass `as="li"` for a list of tags; `isWide`
+ * gives a tag's text a little more room.
+ */
 export function Badge({
   tone = 'neutral',
+  weight = 'semibold',
+  isWide = false,
   as: Element = 'span',
   className,
   ...props
-}: HTMLAttributes<HTMLElement> & { tone?: BadgeTone; as?: 'span' | 'li' }) {
+}: HTMLAttributes<HTMLElement> & {
+  tone?: BadgeTone
+  weight?: keyof typeof weights
+  isWide?: boolean
+  as?: 'span' | 'li'
+}) {
   return (
     <Element
       className={cn(
-        'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold',
+        'inline-flex items-center rounded-full py-0.5 text-xs',
+        isWide ? 'px-2.5' : 'px-2',
+        weights[weight],
         tones[tone],
         className,
       )}

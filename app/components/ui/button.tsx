@@ -8,6 +8,10 @@ const variants = {
   ghost: 'hover:bg-muted',
   destructive: 'bg-destructive text-destructive-foreground hover:bg-destructive/90',
   link: 'text-primary underline-offset-4 hover:underline',
+  /** On a primary-coloured band: the page's background colour, and an outline in the band's text colour. */
+  inverse: 'bg-background text-foreground hover:bg-background/90',
+  'inverse-outline':
+    'border border-primary-foreground/60 text-primary-foreground hover:bg-primary-foreground/10',
 } as const
 
 const sizes = {

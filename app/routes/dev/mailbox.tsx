@@ -91,7 +91,7 @@ const STATUS_TONES = { sent: 'emerald', pending: 'amber', failed: 'destructive' 
 
 function StatusBadge({ status }: { status: 'pending' | 'sent' | 'failed' }) {
   return (
-    <Badge tone={STATUS_TONES[status]} className="font-medium">
+    <Badge tone={STATUS_TONES[status]} weight="medium">
       {status}
     </Badge>
   )

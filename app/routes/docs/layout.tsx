@@ -36,7 +36,7 @@ export default function DocsLayout({ loaderData }: Route.ComponentProps) {
             placeholder="Search the docs"
             className="min-w-0"
           />
-          <Button type="submit" variant="outline" size="sm" className="h-9">
+          <Button type="submit" variant="outline">
             Search
           </Button>
         </Form>

@@ -102,14 +102,9 @@ function SavedChatRow({ chat }: { chat: ChatSummary }) {
           <label className="sr-only" htmlFor={`title-${chat.id}`}>
             Title of {chat.title}
           </label>
-          <Input
-            id={`title-${chat.id}`}
-            name="title"
-            defaultValue={chat.title}
-            maxLength={100}
-            required
-            className="w-56"
-          />
+          <div className="w-56">
+            <Input id={`title-${chat.id}`} name="title" defaultValue={chat.title} maxLength={100} required />
+          </div>
           <StatusButton isPending={isRenaming} variant="outline" size="sm">
             Rename
           </StatusButton>

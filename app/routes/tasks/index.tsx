@@ -1,14 +1,23 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useFetcher, useLocation, useNavigation } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { type RefObject, useEffect, useRef, useState } from 'react'
+import { data, Form, Link, useFetcher, useLocation } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { CheckboxField, ErrorList, plainField, SelectField } from '~/components/forms'
+import {
+  CheckboxField,
+  ErrorList,
+  type FieldConstraint,
+  type FormReply,
+  formErrors,
+  plainField,
+  repliedField,
+  SelectField,
+} from '~/components/forms'
 import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
 import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
-import { ShareWithField, TaskForm } from '~/components/task-form'
+import { ShareWithField, TASK_FIELD_CONSTRAINTS, TaskForm, type TaskFormFields } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { Select } from '~/components/ui/select'
@@ -21,6 +30,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { withSearchParams } from '~/utils/search-params'
+import { useHydrated } from '~/utils/use-hydrated'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
 
@@ -67,7 +77,7 @@ export default function TaskList({ loaderData, actionData }: Route.ComponentProp
   return (
     <main className="mx-auto grid max-w-6xl gap-8 px-4 py-10 lg:grid-cols-[22rem_1fr]">
       <aside className="order-2 lg:order-1">
-        <CreateTask parents={parents} result={actionData?.result} />
+        <CreateTask parents={parents} reply={actionData?.result} />
       </aside>
       <div className="order-1 flex flex-col gap-8 lg:order-2">
         <div className="flex flex-wrap items-end justify-between gap-4">
@@ -136,7 +146,6 @@ function FilterSelect({
       meta={plainField(`filter-${name}`, name, value ?? '')}
       options={options}
       emptyOption="All"
-      className="gap-1"
     />
   )
 }
@@ -219,7 +228,7 @@ function TaskRow({ task }: { task: TaskView }) {
           id={`status-${task.id}`}
           name="status"
           defaultValue={task.status}
-          className="h-8"
+          size="sm"
           onChange={(event) => fetcher.submit(event.currentTarget.form)}
         >
           {STATUSES.map((value) => (
@@ -262,47 +271,93 @@ function Pager({ page, pageCount, total }: { page: number; pageCount: number; to
   )
 }
 
+/** What a blank create form starts with. */
+const NEW_TASK = { priority: 'medium', status: 'Not Started', hrs: '1' }
+
+/**
+ * The create form. The server validates it (the action's schema): a refused form comes back with
+ * what was sent and each field's errors. The browser checks the constraints only where no script
+ * runs, because with JavaScript the server's answer, shown beside each field, is the one to read.
+ * Neither conform nor zod reaches the browser for it: they would be most of the page's JavaScript
+ * (docs/product-rules.md §6).
+ */
 function CreateTask({
   parents,
-  result,
+  reply,
 }: {
   parents: { id: string; text: string }[]
-  result: SubmissionResult<string[]> | undefined
+  reply: FormReply | undefined
 }) {
-  const navigation = useNavigation()
   const isPending = useIsPending({ formAction: '/task' })
-  const [form, fields] = useForm({
-    id: 'create-task',
-    lastResult: navigation.state === 'idle' ? result : undefined,
-    constraint: getZodConstraint(TaskFieldsSchema),
-    shouldRevalidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TaskFieldsSchema }),
-    defaultValue: { priority: 'medium', status: 'Not Started', hrs: '1' },
-  })
+  const isHydrated = useHydrated()
+  const form = useRef<HTMLFormElement>(null)
+  const answer = useAnswerKey(form, reply, isPending)
+  const field = (name: string, initialValue?: string, constraint?: FieldConstraint) =>
+    repliedField(reply, `create-task-${name}`, name, initialValue, constraint)
+  const fields: TaskFormFields = {
+    // No minLength: a short title reaches the server, which says so in the product's words.
+    text: field('text', '', { required: true, maxLength: TASK_FIELD_CONSTRAINTS.text.maxLength }),
+    details: field('details', '', TASK_FIELD_CONSTRAINTS.details),
+    refLink: field('refLink'),
+    priority: field('priority', NEW_TASK.priority),
+    status: field('status', NEW_TASK.status),
+    hrs: field('hrs', NEW_TASK.hrs, TASK_FIELD_CONSTRAINTS.hrs),
+  }
+
   return (
     <section aria-labelledby="create-task-title" className="rounded-lg border bg-card p-5">
       <h2 id="create-task-title" className="text-lg font-semibold">
         New task
       </h2>
-      <ActionForm action="/task" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
-        <ErrorList id={form.errorId} errors={form.errors} />
+      <ActionForm
+        ref={form}
+        id="create-task"
+        action="/task"
+        // Each answer remounts the fields: they show what a refusal sent back, or start blank.
+        key={answer}
+        noValidate={isHydrated}
+        className="mt-4 flex flex-col gap-4"
+      >
+        <ErrorList id="create-task-form-error" errors={formErrors(reply)} />
         <TaskForm fields={fields} priorities={PRIORITIES} statuses={STATUSES} isNew />
-        <ShareWithField meta={fields.sharedWith} />
+        <ShareWithField meta={field('sharedWith')} />
         {parents.length > 0 ? (
           <SelectField
             label="Subtask of"
-            meta={fields.parentTaskId}
+            meta={field('parentTaskId', '')}
             options={parents.map((parent) => ({ value: parent.id, label: parent.text }))}
             emptyOption="None (a top-level task)"
           />
         ) : null}
-        <CheckboxField label="Public (anyone with the link can read it)" meta={fields.isPublic} />
+        <CheckboxField label="Public (anyone with the link can read it)" meta={field('isPublic')} />
         <StatusButton isPending={isPending} pendingText="Creating…">
           Create task
         </StatusButton>
       </ActionForm>
     </section>
   )
+}
+
+/**
+ * A key that changes with each answer to the form: a refusal (its fields show what was sent), or
+ * a task created (a redirect, so no answer: the form starts blank). After a refusal, focus moves
+ * to the first invalid field, as it would had the browser checked the form.
+ */
+function useAnswerKey(
+  form: RefObject<HTMLFormElement | null>,
+  reply: FormReply | undefined,
+  isPending: boolean,
+) {
+  const [key, setKey] = useState(0)
+  const [previous, setPrevious] = useState({ reply, isPending })
+  if (previous.reply !== reply || previous.isPending !== isPending) {
+    setPrevious({ reply, isPending })
+    if (previous.reply !== reply || (previous.isPending && !reply)) setKey(key + 1)
+  }
+  useEffect(() => {
+    if (reply) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [form, reply])
+  return key
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
