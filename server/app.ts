@@ -25,6 +25,7 @@ import { createEventStreams, type EventStreams } from './event-streams'
 import { createHealthCheck } from './health-check'
 import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
+import { createVersionedReads } from './versioned-reads'
 
 /**
  * The production server: node:http with only what a request needs around React Router —
@@ -180,6 +181,8 @@ export function createApp(config: Env, eventStreams: EventStreams = createEventS
     createHealthCheck(database),
     // Long-lived streams skip compression and the router (server/event-streams.ts says why).
     eventStreams.handle,
+    // Polls that find nothing new: a 304 or the answer kept for the version, without the router.
+    createVersionedReads(),
     // Before the static files, so the JavaScript and CSS in /assets/ travel compressed too (the
     // build writes no .gz/.br files for sirv to send instead).
     compress as (req: IncomingMessage, res: ServerResponse, next: Next) => void,

@@ -4,7 +4,8 @@ import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/s
 import type { SessionUser } from '~/services/session-user'
 import { matchesEtag } from '~/utils/public-cache.server'
 import { z } from '~/utils/zod'
-import { notModified, RPC_CACHE_CONTROL, withHttpCaching } from './http-cache.server'
+import { RPC_PREFIX } from './handler.server'
+import { RPC_CACHE_CONTROL, withHttpCaching } from './http-cache.server'
 
 /**
  * The reads pages poll, answered from their version (docs/decisions/028-reads-versioned-by-the-event-log.md).
@@ -145,20 +146,52 @@ export class BuiltAnswers {
 
 const builtAnswers = new BuiltAnswers(500, 16 * 1024 * 1024)
 
-/** The answer in the encoding the caller accepts; the compression middleware leaves it as it is. */
-function answerWith(request: Request, answer: BuiltAnswer, etag: string) {
-  const encoding = encodingFor(request.headers.get('Accept-Encoding'), answer)
+/**
+ * What a versioned read answers without running its procedure: a bodiless 304, or the answer kept
+ * under its version, in the encoding the caller accepts (the compression middleware leaves it as
+ * it is). Plain headers and bytes, so both the route and the server's step ahead of React Router
+ * (server/versioned-reads.ts) can send it.
+ */
+export type KnownAnswer = { status: 200 | 304; headers: Record<string, string>; body?: Bytes }
+
+function notModifiedAnswer(etag: string): KnownAnswer {
+  return { status: 304, headers: { ETag: etag, 'Cache-Control': RPC_CACHE_CONTROL, Vary: 'Accept-Encoding' } }
+}
+
+function keptAnswer(acceptEncoding: string | null, answer: BuiltAnswer, etag: string): KnownAnswer {
+  const encoding = encodingFor(acceptEncoding, answer)
   const body = encoding ? (answer.encoded[encoding] as Bytes) : answer.body
-  const headers = new Headers({
+  const headers: Record<string, string> = {
     'Content-Type': answer.contentType,
     'Content-Length': String(body.byteLength),
     ETag: etag,
     'Cache-Control': RPC_CACHE_CONTROL,
     Vary: 'Accept-Encoding',
-  })
-  if (encoding) headers.set('Content-Encoding', encoding)
-  return new Response(body, { headers })
+  }
+  if (encoding) headers['Content-Encoding'] = encoding
+  return { status: 200, headers, body }
 }
+
+/**
+ * A GET of /api/rpc from its version: `etag` is null when the request is no versioned read (or
+ * one the caller may not make, which its procedure refuses in its own words); `known` is what to
+ * answer without the procedure, null when it must run.
+ */
+export async function answerFromVersion(
+  url: URL,
+  caller: Caller,
+  headers: { ifNoneMatch: string | null; acceptEncoding: string | null },
+  db: Database = database(),
+): Promise<{ etag: string | null; known: KnownAnswer | null }> {
+  const etag = await etagOf(url, RPC_PREFIX, db, caller)
+  if (etag === null) return { etag, known: null }
+  if (matchesEtag(headers.ifNoneMatch, etag)) return { etag, known: notModifiedAnswer(etag) }
+  const kept = builtAnswers.get(etag)
+  return { etag, known: kept ? keptAnswer(headers.acceptEncoding, kept, etag) : null }
+}
+
+const asResponse = ({ status, headers, body }: KnownAnswer) =>
+  new Response(status === 304 ? null : body, { status, headers })
 
 /**
  * Answers an /api/rpc GET: from its version when it has one, else through `handle` with the
@@ -166,14 +199,15 @@ function answerWith(request: Request, answer: BuiltAnswer, etag: string) {
  */
 export async function answerRead(
   request: Request,
-  { prefix, caller }: { prefix: string; caller: Caller },
+  caller: Caller,
   handle: () => Promise<Response>,
 ): Promise<Response> {
-  const etag = await etagOf(new URL(request.url), prefix, database(), caller)
+  const { etag, known } = await answerFromVersion(new URL(request.url), caller, {
+    ifNoneMatch: request.headers.get('If-None-Match'),
+    acceptEncoding: request.headers.get('Accept-Encoding'),
+  })
   if (etag === null) return withHttpCaching(request, await handle())
-  if (matchesEtag(request.headers.get('If-None-Match'), etag)) return notModified(etag, 'Accept-Encoding')
-  const kept = builtAnswers.get(etag)
-  if (kept) return answerWith(request, kept, etag)
+  if (known) return asResponse(known)
 
   const response = await handle()
   const contentType = response.headers.get('Content-Type') ?? ''
@@ -182,5 +216,5 @@ export async function answerRead(
   }
   const answer = compressedAnswer(new Uint8Array(await response.arrayBuffer()), contentType)
   builtAnswers.set(etag, answer)
-  return answerWith(request, answer, etag)
+  return asResponse(keptAnswer(request.headers.get('Accept-Encoding'), answer, etag))
 }

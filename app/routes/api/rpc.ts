@@ -1,7 +1,7 @@
 import { getAuth } from '~/auth/context.server'
 import { CSRF_HEADER, isAllowedOrigin, isValidCsrfToken } from '~/auth/csrf.server'
 import { RETRY_AFTER_SECONDS } from '~/db/unavailable.server'
-import { handleRpc, RPC_PREFIX } from '~/rpc/handler.server'
+import { handleRpc } from '~/rpc/handler.server'
 import { withHttpCaching } from '~/rpc/http-cache.server'
 import { answerRead } from '~/rpc/versioned-reads.server'
 import type { Route } from './+types/rpc'
@@ -30,7 +30,7 @@ async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs)
     return response
   }
   if (rpcRequest.method !== 'GET') return withHttpCaching(request, await handle())
-  return answerRead(request, { prefix: RPC_PREFIX, caller: auth.user }, handle)
+  return answerRead(request, auth.user, handle)
 }
 
 export async function loader(args: Route.LoaderArgs) {
