@@ -17,3 +17,12 @@ export function writeReadmeSection(name: string, markdown: string, file = resolv
   const updated = `${readme.slice(0, from + start.length)}\n${markdown.trim()}\n${readme.slice(to)}`
   writeFileSync(file, updated)
 }
+
+/**
+ * Whether this run was asked to write the README: `npm run bench -- --write-readme` (tests/bench/all.ts
+ * hands it to every part), or `npm run bench --write-readme`, which npm passes as
+ * npm_config_write_readme.
+ */
+export function isWritingReadme() {
+  return process.argv.includes('--write-readme') || process.env.npm_config_write_readme === 'true'
+}

@@ -46,7 +46,7 @@ import {
   startServer,
   stopServer,
 } from './processes'
-import { writeReadmeSection } from './readme'
+import { isWritingReadme, writeReadmeSection } from './readme'
 
 const CONNECTIONS = 32
 // autocannon stops on whole seconds, so durations are whole seconds.
@@ -983,8 +983,7 @@ function readmeTable(input: {
   return rows.join('\n')
 }
 
-// `npm run bench -- --write-readme` (tests/bench/all.ts hands it on), or `npm run bench --write-readme`, which npm passes as npm_config_write_readme.
-const WRITE_README = process.argv.includes('--write-readme') || process.env.npm_config_write_readme === 'true'
+const WRITE_README = isWritingReadme()
 const eventStreams = eventStreamOptions(process.argv.slice(2))
 if (!eventStreams.isOnly) await main()
 await benchEventStreams(eventStreams)

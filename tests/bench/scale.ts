@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../helpers/free-port'
 import { runNode, type ServerProcess, startServer, stopServer } from './processes'
+import { isWritingReadme, writeReadmeSection } from './readme'
 
 const CONNECTIONS = 16
 const ROUND_SECONDS = 5
@@ -196,21 +197,19 @@ async function main() {
 
     const f = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 })
     const ms = (n: number) => `${n.toFixed(1)} ms`
-    console.log(
-      `\n### Scale: one process vs WEB_CONCURRENCY=2 (${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s, medians)\n`,
-    )
-    console.log('| server | reads/s | read p99 | writes/s | write p99 |')
-    console.log('|---|---|---|---|---|')
-    for (const r of rows)
-      console.log(
-        `| ${r.name} | ${f(r.read.rps)} | ${ms(r.read.p99)} | ${f(r.write.rps)} | ${ms(r.write.p99)} |`,
-      )
-    console.log(
+    const table = [
+      `Measured by \`npm run bench\` (tests/bench/scale.ts) on ${results.measuredAt.slice(0, 10)}: ${CONNECTIONS} connections, ${results.mix}, median of ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s; ${results.cores} cores, load average ${results.loadAverage?.toFixed(1)}. The load generator runs on the same cores as the servers, so two workers compete with it for them: the ratio is a floor, not what a machine of its own would show.`,
+      '',
+      '| server | reads/s | read p99 | writes/s | write p99 |',
+      '|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${f(r.read.rps)} | ${ms(r.read.p99)} | ${f(r.write.rps)} | ${ms(r.write.p99)} |`,
+      ),
       `| **2 workers / 1 process** | **${results.ratios.read.toFixed(2)}x** | | **${results.ratios.write.toFixed(2)}x** | |`,
-    )
-    console.log(
-      `\n${results.cores} cores, load average ${results.loadAverage?.toFixed(1)}. The load generator runs on the same cores as the servers, so two workers compete with it for them: the ratio is a floor, not what a machine of its own would show.`,
-    )
+    ].join('\n')
+    console.log(`\n### Scale: one process vs WEB_CONCURRENCY=2\n\n${table}`)
+    if (isWritingReadme()) writeReadmeSection('scale', table)
     mkdirSync(join(root, 'tests/bench/results'), { recursive: true })
     writeFileSync(join(root, 'tests/bench/results/scale.json'), `${JSON.stringify(results, null, 2)}\n`)
   } finally {

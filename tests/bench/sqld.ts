@@ -16,13 +16,14 @@
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import autocannon from 'autocannon'
 import { startSqld } from '../fixtures/sqld'
 import { freePort } from '../helpers/free-port'
 import { startServer, stopServer } from './processes'
+import { isWritingReadme, writeReadmeSection } from './readme'
 
 const ROUNDS = 3
 const DRIVER_SECONDS = 2
@@ -208,6 +209,8 @@ async function main() {
         BASE_URL: `http://127.0.0.1:${port}`,
         DATABASE_URL: url,
         LOG_REQUESTS: 'false',
+        // One process on each side: this compares the databases, not the number of workers.
+        WEB_CONCURRENCY: '1',
         SESSION_SECRET: randomBytes(32).toString('hex'),
       }
       servers.push(await startServer({ name: label, args: ['server.js'], port, env, cwd: root }))
@@ -254,9 +257,10 @@ async function main() {
           `| ${label} | ${app[label].writesPerSecond.toFixed(0)} | ${app[label].writeP99Ms} ms | ${app[label].readsPerSecond.toFixed(0)} | ${app[label].readP99Ms} ms | ${app[label].errors} |`,
       ),
       '',
-      'Medians of interleaved rounds on a shared machine; the load generator, the servers and sqld share its cores.',
+      `Medians of interleaved rounds on a shared machine (load average ${(loadavg()[0] ?? 0).toFixed(1)} at the end), each side one process; the load generator, the servers and sqld share its cores. Measured by \`npm run bench\` (tests/bench/sqld.ts) on ${new Date().toISOString().slice(0, 10)}.`,
     ]
     console.log(`\n${lines.join('\n')}`)
+    if (isWritingReadme()) writeReadmeSection('sqld', lines.join('\n').replaceAll('### ', '#### '))
     mkdirSync(join(root, 'tests/bench/results'), { recursive: true })
     writeFileSync(
       join(root, 'tests/bench/results/sqld.json'),
