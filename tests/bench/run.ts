@@ -96,8 +96,8 @@ type Target = {
   path: string
   headers: Record<string, string>
   body?: string
-  /** Headers for each next request, whichever connection sends it (merged over `headers`). */
-  nextHeaders?: () => Record<string, string>
+  /** Headers (merged over `headers`) and body of each next request, whichever connection sends it. */
+  nextRequest?: () => { headers: Record<string, string>; body: string }
   /** The status a correct answer has (a redirect for the trivial route). */
   status?: number
   servers: ServerKey[]
@@ -145,9 +145,8 @@ type Discussion = {
   cookie: string
   comments: number
   tasks: number
-  writeTaskId: string
   owner: { name: string; email: string }
-  writers: { cookie: string; csrf: string }[]
+  writers: { taskId: string; cookie: string; csrf: string }[]
 }
 
 /**
@@ -194,27 +193,30 @@ async function captureRpcRequests(discussion: Discussion) {
   return { comments, healthGet, healthPost }
 }
 
-/** `comments.addComment` as RPCLink posts it, each time as the next writer, with their cookie and CSRF token. */
-function addCommentRequests({ writeTaskId, owner, writers }: Discussion) {
-  const body = JSON.stringify({
-    json: {
-      taskId: writeTaskId,
-      content: `@${owner.name} the numbers look right to me; shipping it on Friday works.`,
-      mentions: [owner.email],
-    },
-  })
-  const headersOf = (writer: Discussion['writers'][number] | undefined) => ({
-    cookie: writer?.cookie ?? '',
-    'x-csrf-token': writer?.csrf ?? '',
+/**
+ * `comments.addComment` as RPCLink posts it, each time as the next writer — with their cookie and
+ * CSRF token — on the task shared with them, mentioning its owner.
+ */
+function addCommentRequests({ owner, writers }: Discussion) {
+  const requestOf = (writer: Discussion['writers'][number] | undefined) => ({
+    headers: { cookie: writer?.cookie ?? '', 'x-csrf-token': writer?.csrf ?? '' },
+    body: JSON.stringify({
+      json: {
+        taskId: writer?.taskId,
+        content: `@${owner.name} the numbers look right to me; shipping it on Friday works.`,
+        mentions: [owner.email],
+      },
+    }),
   })
   // Each request is the next person's, across all connections, so the load spreads evenly.
   let next = 0
+  const first = requestOf(writers[0])
   return {
     method: 'POST' as const,
     path: '/api/rpc/comments/addComment',
-    headers: { 'content-type': 'application/json', ...headersOf(writers[0]) },
-    body,
-    nextHeaders: () => headersOf(writers[next++ % writers.length]),
+    headers: { 'content-type': 'application/json', ...first.headers },
+    body: first.body,
+    nextRequest: () => requestOf(writers[next++ % writers.length]),
   }
 }
 
@@ -281,12 +283,14 @@ async function measure(port: number, target: Target, seconds: number): Promise<a
     method: target.method,
     headers: target.headers,
     body: target.body,
-    requests: target.nextHeaders && [
+    requests: target.nextRequest && [
       {
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...request.headers, ...target.nextHeaders?.() },
-        }),
+        setupRequest: (request) => {
+          const next = target.nextRequest?.()
+          return next
+            ? { ...request, headers: { ...request.headers, ...next.headers }, body: next.body }
+            : request
+        },
       },
     ],
   })

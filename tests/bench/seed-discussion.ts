@@ -2,11 +2,11 @@
  * The bench's database: the discussion the budget measures `/api/rpc` reads on — a private
  * task with 50 comments (threads of replies, reactions, a few edited ones) seen by a signed-in
  * collaborator it is shared with, who also owns 19 tasks of their own, so their `/task` lists the
- * 20 tasks the budget's signed-in page names; and, for the write path, a second task shared with
- * many people who each have a session and a CSRF token (posting is rate-limited per person, so
+ * 20 tasks the budget's signed-in page names; and, for the write path, tasks each shared with ten
+ * people who each have a session and a CSRF token (posting is rate-limited per person, so
  * the load spreads over them). Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
  * <file>`: it migrates and fills the file, checkpoints it so it can be copied for every server,
- * and prints `{ taskId, cookie, comments, tasks, writeTaskId, writers }` as one JSON line.
+ * and prints `{ taskId, cookie, comments, tasks, owner, writers }` as one JSON line.
  */
 import { eq, sql } from 'drizzle-orm'
 import { issueCsrfToken } from '~/auth/csrf.server'
@@ -23,6 +23,8 @@ const DISCUSSION_SIZE = 50
 const TASK_LIST_SIZE = 20
 /** Enough people that none of them reaches the comment rate limit within a bench run. */
 const WRITERS = 400
+/** The people each write task is shared with: the free plan's limit. */
+const WRITERS_PER_TASK = 10
 
 const file = process.argv[2]
 if (!file) throw new Error('usage: seed-discussion.ts <database file>')
@@ -100,22 +102,29 @@ for (let i = 1; i < TASK_LIST_SIZE; i++) {
 
 const session = await createSession(db, viewer.id)
 
-// The write path's task: its comments land here, so the measured discussion stays as it is.
-const writeTask = await createTask(db, { userId: owner.id, text: 'Collect feedback', isPublic: false })
+// The write path's tasks: their comments land here, so the measured discussion stays as it is.
+// Each is shared with as many people as the free plan allows (10), as a real team's would be.
 const writers = []
-for (let i = 0; i < WRITERS; i++) {
-  const writer = await createUser(db, { name: `Writer ${i + 1}`, email: `writer${i + 1}@example.test` })
-  const writerSession = await createSession(db, writer.id)
-  writers.push({
-    cookie: `${SESSION_COOKIE}=${encodeURIComponent(writerSession.token)}`,
-    csrf: issueCsrfToken(`session:${writerSession.id}`),
+for (let t = 0; t < WRITERS / WRITERS_PER_TASK; t++) {
+  const writeTask = await createTask(db, {
+    userId: owner.id,
+    text: `Collect feedback ${t + 1}`,
+    isPublic: false,
   })
+  const emails = []
+  for (let i = 0; i < WRITERS_PER_TASK; i++) {
+    const n = t * WRITERS_PER_TASK + i + 1
+    const writer = await createUser(db, { name: `Writer ${n}`, email: `writer${n}@example.test` })
+    const writerSession = await createSession(db, writer.id)
+    emails.push(writer.email)
+    writers.push({
+      taskId: writeTask.id,
+      cookie: `${SESSION_COOKIE}=${encodeURIComponent(writerSession.token)}`,
+      csrf: issueCsrfToken(`session:${writerSession.id}`),
+    })
+  }
+  await shareTask(db, writeTask.id, emails)
 }
-await shareTask(
-  db,
-  writeTask.id,
-  writers.map((_, i) => `writer${i + 1}@example.test`),
-)
 // Everything into the main file, so a plain copy of it carries the whole database.
 await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`)
 db.$client.close()
@@ -125,7 +134,6 @@ console.log(
     cookie: `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`,
     comments: DISCUSSION_SIZE,
     tasks: TASK_LIST_SIZE,
-    writeTaskId: writeTask.id,
     owner: { name: owner.name, email: owner.email },
     writers,
   }),
