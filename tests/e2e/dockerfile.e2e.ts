@@ -94,12 +94,17 @@ test('the Dockerfile’s runtime, done outside Docker: migrate, serve and stop a
     const port = await freePort()
     const [program, ...args] = command
     // As root (CI containers), drop to the image's uid; otherwise this user is unprivileged already.
+    // The image copies its dependencies in; here node_modules is a link into the checkout, whose
+    // parent folders that uid may not enter (a clone in a private temporary folder), so it keeps
+    // the one capability to read — never to write — files it does not own.
     const argv = isRoot
       ? [
           'setpriv',
           `--reuid=${IMAGE_USER_UID}`,
           `--regid=${IMAGE_USER_UID}`,
           '--clear-groups',
+          '--inh-caps=+dac_read_search',
+          '--ambient-caps=+dac_read_search',
           process.execPath,
           ...args,
         ]
