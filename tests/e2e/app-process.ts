@@ -60,3 +60,26 @@ export async function stopServer(server: Running) {
   server.child.kill('SIGTERM')
   await server.exited
 }
+
+/**
+ * Two servers of the built app on one database file, as two machines on one libSQL database
+ * would be. They start one at a time (each applies the migrations at boot); both are stopped and
+ * the file removed when `run` ends, however it ends.
+ */
+export async function withTwoInstances(run: (a: Running, b: Running) => Promise<void>) {
+  const folder = mkdtempSync(join(tmpdir(), 'two-instances-'))
+  const env = { DATABASE_URL: `file:${join(folder, 'app.db')}` }
+  const servers: Running[] = []
+  try {
+    for (let i = 0; i < 2; i++) {
+      const server = await startServer(env)
+      servers.push(server)
+      await waitUntilListening(server)
+    }
+    const [a, b] = servers as [Running, Running]
+    await run(a, b)
+  } finally {
+    await Promise.all(servers.map((server) => (server.child.exitCode === null ? stopServer(server) : null)))
+    rmSync(folder, { recursive: true, force: true })
+  }
+}

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { openEventSource, readRawStream } from '../helpers/sse'
 import { signUpThroughApi } from './api-client'
-import { type Running, startServer, stopServer, waitUntilListening } from './app-process'
+import { withTwoInstances } from './app-process'
 import { expect, test } from './fixtures'
 import { createTaskThroughApi } from './rpc-calls'
 
@@ -16,19 +13,8 @@ import { createTaskThroughApi } from './rpc-calls'
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'no browser involved; runs once')
 
-test('a change made through instance A reaches a stream on instance B; SIGTERM ends B’s streams', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'two-instances-'))
-  const env = { DATABASE_URL: `file:${join(folder, 'app.db')}` }
-  const servers: Running[] = []
-  try {
-    const a = await startServer(env)
-    servers.push(a)
-    // One at a time: each applies the migrations at boot.
-    await waitUntilListening(a)
-    const b = await startServer(env)
-    servers.push(b)
-    await waitUntilListening(b)
-
+test('a change made through instance A reaches a stream on instance B; SIGTERM ends B’s streams', async () =>
+  withTwoInstances(async (a, b) => {
     const password = 'correct horse battery staple'
     const email = `ada-${Date.now()}@example.test`
     const client = await signUpThroughApi(a.origin, { name: 'Ada', email, password })
@@ -48,8 +34,4 @@ test('a change made through instance A reaches a stream on instance B; SIGTERM e
     await raw.ended
     expect(await b.exited).toBe(0)
     expect(b.output()).toContain('Stopped')
-  } finally {
-    await Promise.all(servers.map((server) => (server.child.exitCode === null ? stopServer(server) : null)))
-    rmSync(folder, { recursive: true, force: true })
-  }
-})
+  }))

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type ApiClient, clientFrom, signUpThroughApi } from './api-client'
-import { type Running, startServer, stopServer, waitUntilListening } from './app-process'
+import { withTwoInstances } from './app-process'
 import { expect, test } from './fixtures'
 import { addCommentThroughApi, createTaskThroughApi } from './rpc-calls'
 
@@ -35,18 +32,8 @@ async function readDiscussion(client: ApiClient, taskId: string, etag?: string):
   }
 }
 
-test('a change made through instance A moves the ETag of a read on instance B', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'read-versions-'))
-  const env = { DATABASE_URL: `file:${join(folder, 'app.db')}` }
-  const servers: Running[] = []
-  try {
-    const a = await startServer(env)
-    servers.push(a)
-    await waitUntilListening(a)
-    const b = await startServer(env)
-    servers.push(b)
-    await waitUntilListening(b)
-
+test('a change made through instance A moves the ETag of a read on instance B', async () =>
+  withTwoInstances(async (a, b) => {
     const email = `ada-${Date.now()}@example.test`
     const onA = await signUpThroughApi(a.origin, {
       name: 'Ada',
@@ -84,8 +71,4 @@ test('a change made through instance A moves the ETag of a read on instance B', 
     expect(afterRename.status).toBe(200)
     expect(afterRename.etag).not.toBe(afterComment.etag)
     expect(afterRename.names).toEqual(['Ada L.', 'Ada L.'])
-  } finally {
-    await Promise.all(servers.map((server) => (server.child.exitCode === null ? stopServer(server) : null)))
-    rmSync(folder, { recursive: true, force: true })
-  }
-})
+  }))
