@@ -12,7 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { freePort } from '../helpers/free-port'
-import { cpuTimeMs, rawRequest, runNode, startServer, stopServer } from './processes'
+import { cpuTimeMs, rawRequest, runNode, serverEnv, startServer, stopServer } from './processes'
 
 const SECONDS = 3
 const P99_BUDGET_MS = 20
@@ -29,15 +29,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'threadwork-bench-dashboard-'))
   const file = join(work, 'app.db')
   const port = await freePort()
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: `file:${file}`,
-    LOG_REQUESTS: 'false',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-  }
+  const env = serverEnv(port, `file:${file}`, { SESSION_SECRET: randomBytes(32).toString('hex') })
   console.log('Seeding 100,000 tasks…')
   const seeded = await runNode(['--import', 'tsx', 'tests/bench/seed-dashboard.ts', file], env, root)
   const { cookie } = JSON.parse(seeded.trim().split('\n').at(-1) ?? '') as { cookie: string }

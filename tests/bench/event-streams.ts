@@ -16,7 +16,7 @@ import { connect, type Socket } from 'node:net'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { freePort } from '../helpers/free-port'
-import { type ServerProcess, startServer, stopServer } from './processes'
+import { type ServerProcess, serverEnv, startServer, stopServer } from './processes'
 
 export type EventStreamBenchOptions = { subscribers: number; isOnly: boolean; isComparingPaths: boolean }
 
@@ -54,16 +54,7 @@ async function benchOurServer(subscribers: number) {
       args: ['server.js'],
       port,
       cwd: process.cwd(),
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        BASE_URL: origin,
-        DATABASE_URL: `file:${join(work, 'app.db')}`,
-        LOG_REQUESTS: 'false',
-        SMTP_URL: '',
-      },
+      env: serverEnv(port, `file:${join(work, 'app.db')}`, { BASE_URL: origin, SMTP_URL: '' }),
     })
     const person = await signUp(origin)
     const task: { id: string } = await rpc(origin, person, 'task/create', { text: 'Benchmarked task' })

@@ -29,6 +29,25 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
 }).on('end', () => process.stdout.write('lines ' + lines + '\\n'))
 `
 
+/**
+ * What `node server.js` runs with in a bench: as deployed (NODE_ENV=production), on loopback, the
+ * request log off; `overrides` last (a BASE_URL, a second worker, a shared SESSION_SECRET).
+ */
+export function serverEnv(
+  port: number,
+  databaseUrl: string,
+  overrides: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    LOG_REQUESTS: 'false',
+    ...overrides,
+  }
+}
 /** Starts `node <args>` and resolves once it prints its "listening" line. */
 export function startServer(options: {
   name: string

@@ -43,6 +43,7 @@ import {
   rssBytes,
   runNode,
   type ServerProcess,
+  serverEnv,
   startServer,
   stopServer,
 } from './processes'
@@ -353,15 +354,11 @@ async function main() {
 
   try {
     const sessionSecret = randomBytes(32).toString('hex')
-    const envFor = (name: string, port: number, logRequests: boolean): NodeJS.ProcessEnv => ({
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: `file:${join(work, `${name}.db`)}`,
-      LOG_REQUESTS: String(logRequests),
-      SESSION_SECRET: sessionSecret,
-    })
+    const envFor = (name: string, port: number, logRequests: boolean) =>
+      serverEnv(port, `file:${join(work, `${name}.db`)}`, {
+        LOG_REQUESTS: String(logRequests),
+        SESSION_SECRET: sessionSecret,
+      })
     const start = async (key: ServerKey, args: string[], logRequests = false) => {
       const port = await freePort()
       servers[key] = await startServer({

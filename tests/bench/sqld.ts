@@ -22,7 +22,7 @@ import { createClient } from '@libsql/client'
 import autocannon from 'autocannon'
 import { startSqld } from '../fixtures/sqld'
 import { freePort } from '../helpers/free-port'
-import { startServer, stopServer } from './processes'
+import { serverEnv, startServer, stopServer } from './processes'
 import { isWritingReadme, writeReadmeSection } from './readme'
 
 const ROUNDS = 3
@@ -201,18 +201,12 @@ async function main() {
       ['file', `file:${join(work, 'app.db')}`],
     ] as const) {
       const port = await freePort()
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
+      const env = serverEnv(port, url, {
         BASE_URL: `http://127.0.0.1:${port}`,
-        DATABASE_URL: url,
-        LOG_REQUESTS: 'false',
         // One process on each side: this compares the databases, not the number of workers.
         WEB_CONCURRENCY: '1',
         SESSION_SECRET: randomBytes(32).toString('hex'),
-      }
+      })
       servers.push(await startServer({ name: label, args: ['server.js'], port, env, cwd: root }))
       sides.push({ label, port, ...(await signUp(port)) })
     }
