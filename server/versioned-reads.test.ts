@@ -150,3 +150,30 @@ test('a session old enough to renew is renewed, and its cookie sent, as the rout
   const [row] = await db.select().from(sessions).where(eq(sessions.id, browser.session.id))
   expect(row?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 24 * 60 * 60 * 1000)
 })
+
+test('a session renewed by a read the route must answer still sends its cookie', async () => {
+  const { ada, task, browser, ask } = await discussion()
+  await addComment(db, toSessionUser(ada), NewCommentSchema.parse({ taskId: task.id, content: 'New.' }))
+  await db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() + 60_000) })
+    .where(eq(sessions.id, browser.session.id))
+  const read = await ask({})
+  expect(read.status).toBe(599)
+  expect(read.headers.get('Set-Cookie')).toMatch(/^tw_session=/)
+})
+
+test('a procedure that is not a versioned read costs no session lookup', async () => {
+  const { browser } = await discussion()
+  await db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() + 60_000) })
+    .where(eq(sessions.id, browser.session.id))
+  const other = await fetch(`${origin}/api/rpc/comments/getMentionNotifications`, {
+    headers: { Cookie: browser.cookie },
+  })
+  expect(other.status).toBe(599)
+  // Not looked up here, so not renewed here: the route does both.
+  const [row] = await db.select().from(sessions).where(eq(sessions.id, browser.session.id))
+  expect(row?.expiresAt.getTime()).toBeLessThan(Date.now() + 120_000)
+})

@@ -4,6 +4,7 @@ import { SESSION_COOKIE, sessionCookie } from '~/auth/session-cookie.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
 import { RPC_PREFIX } from '~/rpc/handler.server'
 import { answerFromVersion } from '~/rpc/versioned-reads.server'
+import type { ActiveSession } from '~/services/sessions.server'
 import { readCookie } from '~/utils/cookies.server'
 
 const READS_PREFIX = `${RPC_PREFIX}/`
@@ -49,14 +50,20 @@ export function createVersionedReads() {
 /** Sends what the version allows without the procedure; false when the route must answer. */
 async function answer(req: IncomingMessage, res: ServerResponse, url: URL) {
   const token = readCookie(req.headers.cookie ?? null, SESSION_COOKIE)
-  const session = token ? await findSessionAnywhere(token) : null
-  const { known } = await answerFromVersion(url, session?.user ?? null, {
+  // Looked up only when the request is a versioned read: other procedures pass on at no cost.
+  const found: { session: ActiveSession | null } = { session: null }
+  const caller = async () => {
+    found.session = token ? await findSessionAnywhere(token) : null
+    return found.session?.user ?? null
+  }
+  const { known } = await answerFromVersion(url, caller, {
     ifNoneMatch: req.headers['if-none-match'] ?? null,
     acceptEncoding: req.headers['accept-encoding'] ?? null,
   })
+  // The lookup renewed the session (it was old enough): its cookie goes out with this response,
+  // whether it is answered here or by the route, whose own lookup now finds nothing to renew.
+  if (token && found.session?.isRenewed) res.setHeader('Set-Cookie', sessionCookie(token))
   if (!known) return false
-  // The lookup renewed the session (it is old enough): its cookie goes out now, as the route's would.
-  if (token && session?.isRenewed) res.setHeader('Set-Cookie', sessionCookie(token))
   res.writeHead(known.status, known.headers)
   res.end(req.method === 'HEAD' || known.status === 304 ? undefined : known.body)
   return true

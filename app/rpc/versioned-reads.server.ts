@@ -54,13 +54,16 @@ function inputOf(url: URL): { value: unknown } | null {
   }
 }
 
-/** The ETag of a versioned read, or null when the request is not one (or cannot be answered so). */
-async function etagOf(url: URL, prefix: string, db: Database, caller: Caller): Promise<string | null> {
-  const versionOf = VERSIONED_READS.get(url.pathname.slice(prefix.length + 1))
+/**
+ * The ETag of a versioned read, or null when the request is not one (or cannot be answered so).
+ * The caller is looked up only for a versioned read, so other requests pay nothing here.
+ */
+async function etagOf(url: URL, db: Database, caller: () => Promise<Caller>): Promise<string | null> {
+  const versionOf = VERSIONED_READS.get(url.pathname.slice(RPC_PREFIX.length + 1))
   const input = versionOf && inputOf(url)
   if (!versionOf || !input) return null
   // A refusal (no such task, no access) is the procedure's to answer, in its own words.
-  const version = await versionOf(db, caller, input.value)?.catch(() => null)
+  const version = await versionOf(db, await caller(), input.value)?.catch(() => null)
   return version ? `"${version}"` : null
 }
 
@@ -179,11 +182,11 @@ function keptAnswer(acceptEncoding: string | null, answer: BuiltAnswer, etag: st
  */
 export async function answerFromVersion(
   url: URL,
-  caller: Caller,
+  caller: () => Promise<Caller>,
   headers: { ifNoneMatch: string | null; acceptEncoding: string | null },
   db: Database = database(),
 ): Promise<{ etag: string | null; known: KnownAnswer | null }> {
-  const etag = await etagOf(url, RPC_PREFIX, db, caller)
+  const etag = await etagOf(url, db, caller)
   if (etag === null) return { etag, known: null }
   if (matchesEtag(headers.ifNoneMatch, etag)) return { etag, known: notModifiedAnswer(etag) }
   const kept = builtAnswers.get(etag)
@@ -202,7 +205,7 @@ export async function answerRead(
   caller: Caller,
   handle: () => Promise<Response>,
 ): Promise<Response> {
-  const { etag, known } = await answerFromVersion(new URL(request.url), caller, {
+  const { etag, known } = await answerFromVersion(new URL(request.url), async () => caller, {
     ifNoneMatch: request.headers.get('If-None-Match'),
     acceptEncoding: request.headers.get('Accept-Encoding'),
   })
