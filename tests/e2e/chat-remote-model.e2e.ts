@@ -48,6 +48,8 @@ test('a connected model streams a tool call and its answer; its refusal is a toa
   await expect(answer).toContainText('Counted your tasks')
   await expect(answer).toContainText('"total":0')
   expect(model.requests[0]?.headers.authorization).toBe('Bearer sk-e2e')
+  // The composer takes a new message once the answer has finished (Enter while it streams is ignored).
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible()
 
   await composer.fill('Please fail now')
   await composer.press('Enter')

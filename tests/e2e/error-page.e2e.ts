@@ -107,6 +107,9 @@ test.describe('an error in a page route', () => {
   test('"Go Back" goes back in history', async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, 'history back needs JavaScript; without it the link leads home')
     await postToTss(page, csrfToken)
+    // Until the app has hydrated, the link is the plain link home (what it is without JavaScript):
+    // click once the page has settled, as a person would.
+    await page.waitForLoadState('networkidle')
     await page.getByRole('main').getByRole('link', { name: 'Go Back' }).click()
     await expect(page).toHaveURL(new RegExp(`${FORM_PATH}$`))
     await expect(page.getByRole('button', { name: 'Go' })).toBeVisible()

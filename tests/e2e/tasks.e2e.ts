@@ -16,9 +16,17 @@ function newTask(page: Page) {
   return page.getByRole('region', { name: 'New task' })
 }
 
-/** Success toasts come from the client (sonner): only with JavaScript. */
+/**
+ * Success toasts come from the client (sonner): only with JavaScript. Once seen, the toast is
+ * closed, as a person would: it sits over the modal's X (both top-right), and a toast under the
+ * pointer pauses and never times out.
+ */
 async function expectToast(page: Page, javaScriptEnabled: boolean, title: string) {
-  if (javaScriptEnabled) await expect(page.getByText(title, { exact: true })).toBeVisible()
+  if (!javaScriptEnabled) return
+  const toast = page.locator('[data-sonner-toast]').filter({ has: page.getByText(title, { exact: true }) })
+  await expect(toast).toBeVisible()
+  await toast.getByRole('button', { name: 'Close toast' }).click()
+  await expect(toast).toHaveCount(0)
 }
 
 /** The modal's own X, which is a link to the same page without the task (so it works without JavaScript). */
