@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { userFromCookies } from '~/auth/context.server'
+import { sessionFromCookies } from '~/auth/context.server'
 import type { Database } from '~/db/client.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
 import { env } from '~/env.server'
 import { NotFound } from '~/services/errors'
+import { liveSessionIds } from '~/services/sessions.server'
 import { getTask } from '~/services/tasks.server'
 import { createBroadcaster } from '~/streams/broadcaster.server'
 import { EventStream } from '~/streams/event-stream.server'
@@ -21,6 +22,11 @@ export const TASKS_RETRY_MS = 3000
 export const COMMENTS_RETRY_MS = 5000
 /** A comment line this often keeps idle connections and proxies open (the spec's 5 s). */
 export const KEEP_ALIVE_MS = 5000
+/**
+ * How often open streams look their sessions up again: a session revoked elsewhere (signed out,
+ * "sign out other sessions", a new password, a deleted account) ends its streams within this.
+ */
+export const SESSION_CHECK_MS = 15_000
 
 const CURSOR = /^\d{1,15}$/
 const TASK_ID = /^[\w-]{1,64}$/
@@ -34,32 +40,68 @@ export function createEventStreams(
   {
     broadcaster = createBroadcaster(db, { pollMs: env().EVENT_STREAM_POLL_MS }),
     keepAliveMs = KEEP_ALIVE_MS,
+    sessionCheckMs = SESSION_CHECK_MS,
   } = {},
 ) {
   const open = new Set<EventStream>()
+  /** The session each signed-in stream was opened with; anonymous streams have none. */
+  const sessionOf = new Map<EventStream, string>()
   let keepAlive: ReturnType<typeof setInterval> | undefined
+  let sessionCheck: ReturnType<typeof setInterval> | undefined
 
-  function track(stream: EventStream) {
+  function track(stream: EventStream, sessionId: string | undefined) {
     open.add(stream)
+    if (sessionId) sessionOf.set(stream, sessionId)
     keepAlive ??= setInterval(() => {
       for (const each of open) each.keepAlive()
     }, keepAliveMs).unref()
+    sessionCheck ??= setInterval(endStreamsOfEndedSessions, sessionCheckMs).unref()
   }
 
   function untrack(stream: EventStream) {
     open.delete(stream)
+    sessionOf.delete(stream)
     if (open.size === 0) {
       clearInterval(keepAlive)
+      clearInterval(sessionCheck)
       keepAlive = undefined
+      sessionCheck = undefined
     }
   }
 
-  /** The feed a request asks for, or why it may not have one. */
-  async function feedFor(req: IncomingMessage, url: URL): Promise<Feed | Refusal> {
-    const user = await userFromCookies(req.headers.cookie)
+  let isCheckingSessions = false
+
+  /**
+   * Ends the streams whose session is gone, in one query per 500 sessions however many streams
+   * are open. The browser reconnects, is refused with a 401, and stops hearing anything.
+   */
+  async function endStreamsOfEndedSessions() {
+    if (isCheckingSessions || sessionOf.size === 0) return
+    isCheckingSessions = true
+    try {
+      const live = await liveSessionIds(db, [...new Set(sessionOf.values())])
+      for (const [stream, sessionId] of sessionOf) if (!live.has(sessionId)) stream.end()
+    } catch (error) {
+      // The database is down or busy: the streams stay until the next check can look.
+      console.error(
+        'Event stream session check failed',
+        isDatabaseUnavailable(error) ? UNAVAILABLE_MESSAGE : error,
+      )
+    } finally {
+      isCheckingSessions = false
+    }
+  }
+
+  /** The feed a request asks for (and the session it was opened with), or why it may not have one. */
+  async function feedFor(
+    req: IncomingMessage,
+    url: URL,
+  ): Promise<{ feed: Feed; sessionId?: string } | Refusal> {
+    const session = await sessionFromCookies(req.headers.cookie)
+    const user = session?.user ?? null
     if (url.pathname === '/api/events/tasks') {
       return user
-        ? taskFeed(user)
+        ? { feed: taskFeed(user), sessionId: session?.id }
         : { status: 401, code: 'UNAUTHORIZED', message: 'You need to sign in to do that.' }
     }
     const taskId = url.searchParams.get('taskId') ?? ''
@@ -70,7 +112,7 @@ export function createEventStreams(
       if (error instanceof NotFound) return { status: 404, code: 'NOT_FOUND', message: error.message }
       throw error
     }
-    return commentFeed(user, taskId)
+    return { feed: commentFeed(user, taskId), sessionId: session?.id }
   }
 
   let isClosing = false
@@ -106,18 +148,18 @@ export function createEventStreams(
     const stream = new EventStream(res, {
       retryMs: url.pathname === '/api/events/tasks' ? TASKS_RETRY_MS : COMMENTS_RETRY_MS,
     })
-    const feed = await feedFor(req, url)
+    const wanted = await feedFor(req, url)
     if (stream.isClosed) return
-    if ('status' in feed) return refuse(res, feed)
+    if ('status' in wanted) return refuse(res, wanted)
     stream.open()
     if (req.method === 'HEAD') return stream.end()
-    track(stream)
+    track(stream, wanted.sessionId)
     let unsubscribe: (() => void) | undefined
     res.once('close', () => {
       untrack(stream)
       unsubscribe?.()
     })
-    unsubscribe = await follow(db, broadcaster, stream, feed, resumeAfter)
+    unsubscribe = await follow(db, broadcaster, stream, wanted.feed, resumeAfter)
     if (stream.isClosed) unsubscribe()
   }
 

@@ -72,15 +72,15 @@ export async function findSessionAnywhere(token: string, db = database()) {
 }
 
 /**
- * The signed-in user behind a `Cookie` header, for the doors served ahead of React Router (event
+ * The session behind a `Cookie` header, for the doors served ahead of React Router (event
  * streams, docs/decisions/023-event-streams-ahead-of-the-router.md). They renew no cookie: an
  * open stream outlives any renewal, and the page's next request renews it.
  */
-export async function userFromCookies(cookies: string | null | undefined) {
+export async function sessionFromCookies(cookies: string | null | undefined) {
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
   if (!token) return null
   try {
-    return (await findSessionAnywhere(token))?.user ?? null
+    return await findSessionAnywhere(token)
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error
     console.error('Auth error', error)

@@ -8,6 +8,7 @@ import {
   createSession,
   findSession,
   listSessions,
+  liveSessionIds,
   pruneExpiredSessions,
   revokeAllSessions,
   revokeOtherSessions,
@@ -219,6 +220,25 @@ describe('listing and revoking', () => {
 
     expect(await rowsOf(ada.id)).toEqual([])
     expect(await findSession(db, graces.token)).not.toBeNull()
+  })
+
+  test('liveSessionIds keeps the live ones among any number of ids, leaving out revoked and expired', async () => {
+    const db = database()
+    const user = await createUser(db)
+    const now = new Date('2030-04-01T00:00:00Z')
+    const [first, revoked, expired, last] = [
+      await createSession(db, user.id, {}, now),
+      await createSession(db, user.id, {}, now),
+      await createSession(db, user.id, {}, new Date(now.getTime() - 31 * DAY)),
+      await createSession(db, user.id, {}, now),
+    ]
+    await revokeSession(db, user.id, revoked.id)
+    // More ids than one query binds: the live ones are found in every slice.
+    const unknown = Array.from({ length: 1200 }, (_, index) => hashToken(`unknown-${index}`))
+    const ids = [first.id, ...unknown, revoked.id, expired.id, last.id]
+
+    expect(await liveSessionIds(db, ids, now)).toEqual(new Set([first.id, last.id]))
+    expect(await liveSessionIds(db, [], now)).toEqual(new Set())
   })
 
   test('pruneExpiredSessions drops only the expired rows', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
@@ -135,6 +135,25 @@ export async function revokeOtherSessions(db: Database, userId: string, keepSess
 
 export async function revokeAllSessions(db: Executor, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId))
+}
+
+/** Ids per query in `liveSessionIds`, well under SQLite's limit on bound parameters. */
+const IDS_PER_QUERY = 500
+
+/**
+ * Which of these sessions are still live (neither revoked nor expired), for what outlives the
+ * request that checked its session: an open event stream ends once its session is gone.
+ */
+export async function liveSessionIds(db: Database, ids: readonly string[], now = new Date()) {
+  const live = new Set<string>()
+  for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+    const rows = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(inArray(sessions.id, ids.slice(start, start + IDS_PER_QUERY)), gt(sessions.expiresAt, now)))
+    for (const row of rows) live.add(row.id)
+  }
+  return live
 }
 
 export async function pruneExpiredSessions(db: Database, now = new Date()) {

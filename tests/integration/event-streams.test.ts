@@ -6,7 +6,7 @@ import { database } from '~/db/client.server'
 import { events } from '~/db/schema'
 import { eventLogHead, pruneEvents } from '~/events/log.server'
 import { addComment, toggleReaction } from '~/services/comments.server'
-import { toSessionUser } from '~/services/sessions.server'
+import { revokeAllSessions, revokeSession, toSessionUser } from '~/services/sessions.server'
 import { createTask, deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { createEventStreams, type EventStreams } from '../../server/event-streams'
 import { signedInBrowser } from '../helpers/auth'
@@ -22,6 +22,7 @@ import { openEventSource, readRawStream } from '../helpers/sse'
 
 const db = database()
 const KEEP_ALIVE_MS = 100
+const SESSION_CHECK_MS = 100
 let streams: EventStreams
 let server: Server
 let origin: string
@@ -31,7 +32,7 @@ const people = {} as Record<Person, ReturnType<typeof toSessionUser>>
 const cookies = {} as Record<Person, string>
 
 beforeAll(async () => {
-  streams = createEventStreams(db, { keepAliveMs: KEEP_ALIVE_MS })
+  streams = createEventStreams(db, { keepAliveMs: KEEP_ALIVE_MS, sessionCheckMs: SESSION_CHECK_MS })
   server = createServer((req, res) =>
     streams.handle(req, res, () => {
       res.statusCode = 404
@@ -99,6 +100,34 @@ describe('the doors', () => {
     await comments.waitFor('ready')
     expect(comments.frames[0]).toBe('retry: 5000')
     comments.abort()
+  })
+})
+
+describe('a session that ends', () => {
+  test('ends the streams opened with it, and only those; reconnecting is refused', async () => {
+    const row = await createUser(db, { name: 'Signed out elsewhere' })
+    const [leaving, staying] = [await signedInBrowser(db, row.id), await signedInBrowser(db, row.id)]
+    const publicTask = await createTask(db, people.owner, fields({ isPublic: true }))
+    const open = (cookie: string) =>
+      Promise.all([
+        readRawStream(`${origin}/api/events/tasks`, { cookie }),
+        readRawStream(`${origin}/api/events/comments?taskId=${publicTask.id}`, { cookie }),
+      ])
+    const [ending, kept] = [await open(leaving.cookie), await open(staying.cookie)]
+    await Promise.all([...ending, ...kept].map((stream) => stream.waitFor('ready')))
+
+    // Signed out on another device: "sign out other sessions", say.
+    await revokeSession(db, row.id, leaving.session.id)
+    await Promise.all(ending.map((stream) => stream.ended))
+    const again = await fetch(`${origin}/api/events/tasks`, { headers: { Cookie: leaving.cookie } })
+    expect(again.status).toBe(401)
+    await again.body?.cancel()
+
+    // The other session's streams were left alone, and still hear changes.
+    await addComment(db, people.owner, { taskId: publicTask.id, content: 'Still here?', mentions: [] })
+    await kept[1].waitFor('comment-added')
+    await revokeAllSessions(db, row.id)
+    await Promise.all(kept.map((stream) => stream.ended))
   })
 })
 
