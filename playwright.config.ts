@@ -112,8 +112,9 @@ export default defineConfig({
       // Solo is sold through the local Stripe stand-in (tests/e2e/payments.e2e.ts).
       ...stripeStandInEnv(`http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`, STRIPE_OPTIONS),
       // The chat answers with the built-in assistant, typing slowly enough that a journey can
-      // stop it or reload in the middle of an answer (tests/e2e/chat.e2e.ts).
-      AI_ASSISTANT_WORD_DELAY_MS: '40',
+      // stop it or reload in the middle of an answer on a busy machine (the help answer, 60
+      // words, takes about 5 s: tests/e2e/chat.e2e.ts).
+      AI_ASSISTANT_WORD_DELAY_MS: '80',
     },
   },
 })
