@@ -4,19 +4,19 @@ import { database } from '~/db/client.server'
 import { signedInBrowser } from '../../tests/helpers/auth'
 import { createComment, createTask, createUser } from '../../tests/helpers/factories'
 import { answerThroughRpcRoute, rpcRequest } from '../../tests/helpers/rpc'
-import { BuiltAnswers, compressedAnswer } from './versioned-reads.server'
+import { builtAnswersCache, compressedAnswer } from './versioned-reads.server'
 
 const bytes = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>
 
 describe('answers kept under a version', () => {
   test('are bounded by count and by bytes, the least recently used going first', () => {
-    const kept = new BuiltAnswers(2, 1_000_000)
+    const kept = builtAnswersCache(2, 1_000_000)
     for (const etag of ['a', 'b']) kept.set(etag, compressedAnswer(bytes(etag), 'application/json'))
     kept.get('a')
     kept.set('c', compressedAnswer(bytes('c'), 'application/json'))
     expect([kept.get('a'), kept.get('b'), kept.get('c')].map(Boolean)).toEqual([true, false, true])
 
-    const small = new BuiltAnswers(100, 64 * 1024)
+    const small = builtAnswersCache(100, 64 * 1024)
     const answer = () => compressedAnswer(bytes('x'.repeat(3000)), 'application/json')
     for (let i = 0; i < 100; i++) small.set(String(i), answer())
     const left = Array.from({ length: 100 }, (_, i) => small.get(String(i))).filter(Boolean)

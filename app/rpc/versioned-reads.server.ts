@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { LRUCache } from 'lru-cache'
 import { type Database, database } from '~/db/client.server'
 import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
 import type { SessionUser } from '~/services/session-user'
@@ -115,39 +116,19 @@ function encodingFor(acceptEncoding: string | null, answer: BuiltAnswer): Encodi
  * Answers built under a version, by ETag. The ETag names the procedure, its input, the viewer
  * where the answer differs by viewer, and the versions, so an entry can only be served to a
  * caller who would have built the same bytes — and only after that caller's access check.
- * Bounded: least recently used first out.
+ * Bounded by count and by bytes, least recently used first out; an answer larger than a
+ * sixteenth of the bytes is not kept.
  */
-export class BuiltAnswers {
-  #entries = new Map<string, BuiltAnswer>()
-  #bytes = 0
-
-  constructor(
-    readonly maxEntries: number,
-    readonly maxBytes: number,
-  ) {}
-
-  get(etag: string) {
-    const answer = this.#entries.get(etag)
-    if (answer) {
-      this.#entries.delete(etag)
-      this.#entries.set(etag, answer)
-    }
-    return answer
-  }
-
-  set(etag: string, answer: BuiltAnswer) {
-    if (sizeOf(answer) > this.maxBytes / 16 || this.#entries.has(etag)) return
-    this.#entries.set(etag, answer)
-    this.#bytes += sizeOf(answer)
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes) break
-      this.#entries.delete(oldest)
-      this.#bytes -= sizeOf(entry)
-    }
-  }
+export function builtAnswersCache(maxEntries: number, maxBytes: number) {
+  return new LRUCache<string, BuiltAnswer>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    maxEntrySize: maxBytes / 16,
+    sizeCalculation: sizeOf,
+  })
 }
 
-const builtAnswers = new BuiltAnswers(500, 16 * 1024 * 1024)
+const builtAnswers = builtAnswersCache(500, 16 * 1024 * 1024)
 
 /**
  * What a versioned read answers without running its procedure: a bodiless 304, or the answer kept

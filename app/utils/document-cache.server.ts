@@ -17,50 +17,35 @@
  * joins the parts with the nonce of its own request, the one its CSP header names.
  */
 
+import { LRUCache } from 'lru-cache'
+
 /** A few hundred pages at ~40 KB: bounded so visitors varying cookies cannot grow it without end. */
 const MAX_BYTES = 16 * 1024 * 1024
 
+/** A document split at its nonce. */
 type Stored = { parts: string[]; bytes: number }
 
 export class DocumentCache {
-  readonly #documents = new Map<string, Stored>()
-  #bytes = 0
+  readonly #documents: LRUCache<string, Stored>
 
-  constructor(private readonly maxBytes = MAX_BYTES) {}
+  /** Least recently used out first once the documents (UTF-16 in memory) pass `maxBytes`. */
+  constructor(maxBytes = MAX_BYTES) {
+    this.#documents = new LRUCache({ maxSize: maxBytes, sizeCalculation: (stored) => stored.bytes })
+  }
 
   /** The document kept under `key`, with `nonce` in every place its nonce was; undefined if none. */
   get(key: string, nonce: string): string | undefined {
-    const stored = this.#documents.get(key)
-    if (!stored) return undefined
-    // Most recently used last, so the oldest is the first to go.
-    this.#documents.delete(key)
-    this.#documents.set(key, stored)
-    return stored.parts.join(nonce)
+    return this.#documents.get(key)?.parts.join(nonce)
   }
 
-  /** Keeps `html`, rendered with `nonce`, under `key`, dropping the least recently used to fit. */
+  /** Keeps `html`, rendered with `nonce`, under `key` (one larger than the whole cache is not kept). */
   set(key: string, html: string, nonce: string) {
     if (!nonce) throw new Error('DocumentCache: a document is kept only with the nonce it was rendered with')
-    const bytes = html.length * 2
-    if (bytes > this.maxBytes) return
-    this.delete(key)
-    this.#documents.set(key, { parts: html.split(nonce), bytes })
-    this.#bytes += bytes
-    for (const [oldest] of this.#documents) {
-      if (this.#bytes <= this.maxBytes) break
-      this.delete(oldest)
-    }
+    this.#documents.set(key, { parts: html.split(nonce), bytes: html.length * 2 })
   }
 
   get size() {
     return this.#documents.size
-  }
-
-  private delete(key: string) {
-    const stored = this.#documents.get(key)
-    if (!stored) return
-    this.#documents.delete(key)
-    this.#bytes -= stored.bytes
   }
 }
 
