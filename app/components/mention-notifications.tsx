@@ -189,6 +189,38 @@ export function MentionNotifications({ user, unreadCount }: { user: SessionUser;
   usePolling(checkMentions, MENTION_POLL_MS, { enabled: status === 'paused' })
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the toasts start
   useEffect(() => readPushedMentions(), [])
+  useUnreadCountAcrossTabs(user.id, unreadCount, () => page.current)
 
   return null
+}
+
+/**
+ * The person's other tabs learn of a changed badge at once: mentions read in one tab (in the
+ * inbox, say) are not an event on the task stream, so the others' badges would wait for their
+ * next page. Each tab says its count whenever it changes; a tab that shows another count loads
+ * its own again. That converges, since each reload reads the same table.
+ */
+function useUnreadCountAcrossTabs(
+  userId: string,
+  unreadCount: number,
+  current: () => { unreadCount: number; revalidate: () => Promise<void> },
+) {
+  const channel = useRef<BroadcastChannel | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `current` reads the page as it is now
+  useEffect(() => {
+    if (typeof BroadcastChannel === 'undefined') return
+    const opened = new BroadcastChannel(`threadwork:unread-mentions:${userId}`)
+    opened.onmessage = ({ data }: MessageEvent<unknown>) => {
+      const { unreadCount, revalidate } = current()
+      if (typeof data === 'number' && data !== unreadCount) void revalidate()
+    }
+    channel.current = opened
+    return () => {
+      opened.close()
+      channel.current = null
+    }
+  }, [userId])
+  useEffect(() => {
+    channel.current?.postMessage(unreadCount)
+  }, [unreadCount])
 }

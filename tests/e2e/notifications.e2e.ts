@@ -114,6 +114,31 @@ test('mentioned on two tasks: the badge counts, the inbox lists, a link opens th
   }
 })
 
+test('mentions read in one tab clear the badge in the other tabs, without a reload', async ({
+  newPerson,
+  pageFor,
+  javaScriptEnabled,
+}, testInfo) => {
+  test.skip(!javaScriptEnabled, 'an open page updates itself only with JavaScript')
+  const [ada, grace] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
+  const { id } = await createTaskThroughApi(ada, {
+    text: uniqueTitle('Hang the posters', testInfo.project.name),
+    sharedWith: [grace.email],
+  })
+  await addCommentThroughApi(ada, { taskId: id, content: '@Grace where do they go?' })
+
+  const board = await pageFor(grace)
+  await board.goto('/task')
+  await expect(bell(board)).toHaveAccessibleName('Notifications, 1 unread')
+  const inbox = await board.context().newPage()
+  await inbox.goto('/notifications')
+  await inbox.getByRole('button', { name: 'Mark all as read' }).click()
+  await expect(inbox.getByText('You are all caught up.')).toBeVisible()
+
+  await expect(bell(board)).toHaveAccessibleName('Notifications')
+  await expect(board.getByTestId('unread-badge')).toHaveCount(0)
+})
+
 test('an empty inbox says so', async ({ signedInPage: page }) => {
   await page.goto('/notifications')
   await expect(page.getByRole('heading', { name: 'No mentions yet' })).toBeVisible()
