@@ -25,7 +25,7 @@ import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { replyWithError } from '~/routes/refusals.server'
 import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
-import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
+import { createTask, listParentCandidates, listTaskGroups, type TaskListItem } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
@@ -157,7 +157,7 @@ function TaskGroup({
   footer,
 }: {
   title: string
-  tasks: TaskView[]
+  tasks: TaskListItem[]
   empty: string
   footer?: React.ReactNode
 }) {
@@ -183,7 +183,7 @@ function TaskGroup({
   )
 }
 
-function TaskRow({ task }: { task: TaskView }) {
+function TaskRow({ task }: { task: TaskListItem }) {
   const location = useLocation()
   const fetcher = useFetcher()
   // Optimistic: while the change is on its way, the row already shows the new status.
