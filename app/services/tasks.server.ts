@@ -316,8 +316,7 @@ export async function listTaskGroups(
 ): Promise<TaskGroups> {
   const statements = listStatements(db)(filters)
   const params = {
-    viewerId: viewer.id,
-    email: shareEmail(viewer),
+    ...viewerParams(viewer),
     status: filters.status ?? null,
     priority: filters.priority ?? null,
     ...page,
@@ -345,14 +344,21 @@ export function visibleToSql(viewer: Viewer): SQL {
 }
 
 /**
- * The visibility rule for one task, for prepared statements: the task is the placeholder
- * `taskId`, the viewer `viewerId` and `email` (see `visibilityParams`). An absent viewer and an
- * unverified address are NULL, which equals nothing, so one statement serves every viewer.
+ * The visibility rule as a condition on `tasks`, for prepared statements: the viewer is the
+ * placeholders `viewerId` and `email` (see `viewerParams`). An absent viewer and an unverified
+ * address are NULL, which equals nothing, so one statement serves every viewer.
  */
-export const isTaskVisibleSql = sql<number>`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${sql.placeholder('taskId')} AND (${tasks.isPublic} = 1 OR ${tasks.userId} = ${sql.placeholder('viewerId')} OR ${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${sql.placeholder('email')})))`
+export const visibleToViewerParamsSql = sql`(${tasks.isPublic} = 1 OR ${tasks.userId} = ${sql.placeholder('viewerId')} OR ${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${sql.placeholder('email')}))`
+
+/** The rule above for one task, the placeholder `taskId` (see `visibilityParams`). */
+export const isTaskVisibleSql = sql<number>`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${sql.placeholder('taskId')} AND ${visibleToViewerParamsSql})`
+
+export function viewerParams(viewer: Viewer) {
+  return { viewerId: viewer?.id ?? null, email: shareEmail(viewer) }
+}
 
 export function visibilityParams(viewer: Viewer, taskId: string) {
-  return { taskId, viewerId: viewer?.id ?? null, email: shareEmail(viewer) }
+  return { taskId, ...viewerParams(viewer) }
 }
 
 const visibleTaskProbe = preparedPerDatabase((db) =>
