@@ -105,16 +105,13 @@ function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
         <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           <PriorityBadge priority={task.priority} />
           <StatusBadge status={rows.statusOf(task)} />
-          <span>
-            {task.hrs} {task.hrs === 1 ? 'hour' : 'hours'}
-          </span>
+          {/* Each text one string: pieces would each be a text node, with a marker between them. */}
+          <span>{`${task.hrs} ${task.hrs === 1 ? 'hour' : 'hours'}`}</span>
           {task.subtaskCount > 0 ? (
-            <span>
-              {task.subtasksCompleted}/{task.subtaskCount} subtasks done
-            </span>
+            <span>{`${task.subtasksCompleted}/${task.subtaskCount} subtasks done`}</span>
           ) : null}
           {task.isPublic ? <span>Public</span> : null}
-          <span>by {task.ownerName}</span>
+          <span>{`by ${task.ownerName}`}</span>
         </div>
       </div>
       <form method="post" action="/task/actions" className="flex items-center gap-2">
