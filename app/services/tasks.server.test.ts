@@ -14,6 +14,7 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../tests/helpers/factories'
+import { TASK_LIST_ROW_FIELDS } from '../../tests/helpers/task-list'
 import { requestEmailVerification, verifyEmail } from './accounts.server'
 import { Forbidden, Invalid, NotFound } from './errors'
 import { TaskFieldsSchema, type TaskInput, TaskUpdateSchema } from './task-schemas'
@@ -1016,19 +1017,6 @@ describe('events: each change writes exactly its events', () => {
  * these cases made: three users with many tasks each, mixing every visibility, status and
  * priority, checked against a plain model of the rules.
  */
-/** The fields of a task list row: what the row renders. */
-const LIST_ROW_FIELDS = [
-  'hrs',
-  'id',
-  'isPublic',
-  'ownerName',
-  'priority',
-  'status',
-  'subtaskCount',
-  'subtasksCompleted',
-  'text',
-] as const
-
 describe('lists', () => {
   let scratch: Awaited<ReturnType<typeof openScratchDatabase>>
   /** The same database, counting the SQL statements each call sends. */
@@ -1293,7 +1281,7 @@ describe('lists', () => {
     const [ada] = people as [UserRow]
     const groups = await listTaskGroups(scratch.db, viewerOf(ada))
     for (const row of [...groups.mine.tasks, ...groups.shared, ...groups.public]) {
-      expect(Object.keys(row).sort()).toEqual(LIST_ROW_FIELDS)
+      expect(Object.keys(row).sort()).toEqual(TASK_LIST_ROW_FIELDS)
       expect(typeof row.isPublic).toBe('boolean')
       expect(typeof row.subtaskCount).toBe('number')
     }
@@ -1326,7 +1314,7 @@ describe('lists', () => {
       )
       for (const row of [...groups.mine.tasks, ...groups.shared, ...groups.public]) {
         const task = seen.get(row.id) as TaskView
-        expect(row).toEqual(Object.fromEntries(LIST_ROW_FIELDS.map((field) => [field, task[field]])))
+        expect(row).toEqual(Object.fromEntries(TASK_LIST_ROW_FIELDS.map((field) => [field, task[field]])))
       }
     },
   )

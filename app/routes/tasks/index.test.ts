@@ -3,6 +3,7 @@ import { database } from '~/db/client.server'
 import { signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { callLoader } from '../../../tests/helpers/route'
+import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
 import { loader } from './index'
 
 /**
@@ -13,18 +14,6 @@ import { loader } from './index'
  */
 
 const db = database()
-
-const ROW_FIELDS = [
-  'hrs',
-  'id',
-  'isPublic',
-  'ownerName',
-  'priority',
-  'status',
-  'subtaskCount',
-  'subtasksCompleted',
-  'text',
-]
 
 describe('/task loader', () => {
   test('each row carries only what the row shows; parents only their id and title', async () => {
@@ -44,7 +33,7 @@ describe('/task loader', () => {
     const { groups, parents } = data
     const rows = [...groups.mine.tasks, ...groups.shared, ...groups.public]
     expect(rows.map((row) => row.text).sort()).toEqual(['Open agenda', 'Plan the offsite', 'Write the notes'])
-    for (const row of rows) expect(Object.keys(row).sort()).toEqual(ROW_FIELDS)
+    for (const row of rows) expect(Object.keys(row).sort()).toEqual(TASK_LIST_ROW_FIELDS)
     expect(groups.mine.tasks[0]).toMatchObject({ subtaskCount: 1, subtasksCompleted: 1, ownerName: 'Grace' })
     expect(parents).toEqual([{ id: own.id, text: 'Write the notes' }])
     const payload = JSON.stringify(data)
