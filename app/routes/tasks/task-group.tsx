@@ -1,6 +1,6 @@
 import type { ChangeEvent, MouseEvent, ReactNode } from 'react'
 import { useFetchers, useLocation, useNavigate, useSubmit } from 'react-router'
-import { CSRF_FIELD, useCsrfToken } from '~/components/csrf-input'
+import { ListActionForm, useListFormFields } from '~/components/action-form'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { Button } from '~/components/ui/button'
 import { Select } from '~/components/ui/select'
@@ -46,9 +46,9 @@ export function TaskGroup({
 /**
  * What every row needs from the router, asked once for the whole list: a page of 20 rows would
  * otherwise hold 20 links, 20 router forms and 20 fetchers, each resolving its route and reading
- * the page's matches on every render, on the server too. The rows are plain links and forms (so
- * they work without JavaScript as they are), and these open a task in place and post a status as
- * a fetcher would: a plain left click navigates within the app like a `<Link>`, anything else (a
+ * the page's matches on every render, on the server too. The rows are plain links and
+ * `<ListActionForm>`s (so they work without JavaScript as they are), and these open a task in
+ * place and post a status as a fetcher would: a plain left click navigates within the app like a `<Link>`, anything else (a
  * new tab, a download) is the browser's.
  */
 export function useTaskRows() {
@@ -64,8 +64,7 @@ export function useTaskRows() {
     if (typeof taskId === 'string' && typeof status === 'string') pendingStatus.set(taskId, status)
   }
   return {
-    csrfToken: useCsrfToken(),
-    returnTo: location.pathname + location.search,
+    form: useListFormFields(true),
     hrefOf: (taskId: string) => withSearchParams(location, { task: taskId }),
     statusOf: (task: TaskListItem) => pendingStatus.get(task.id) ?? task.status,
     openInPlace: (event: MouseEvent<HTMLAnchorElement>) => {
@@ -88,8 +87,7 @@ const STATUS_FETCHER = 'task-status:'
 
 /**
  * A task in the list: its title opens the modal, its status changes in place. Without
- * JavaScript the form posts like any other (its fields are `<ActionForm>`'s: the CSRF token, the
- * intent and the way back) and a Save button sends it.
+ * JavaScript the form posts like any other and a Save button sends it.
  */
 function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
   return (
@@ -114,10 +112,12 @@ function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
           <span>{`by ${task.ownerName}`}</span>
         </div>
       </div>
-      <form method="post" action="/task/actions" className="flex items-center gap-2">
-        <input type="hidden" name={CSRF_FIELD} value={rows.csrfToken} />
-        <input type="hidden" name="intent" value="set-status" />
-        <input type="hidden" name="redirectTo" value={rows.returnTo} />
+      <ListActionForm
+        fields={rows.form}
+        action="/task/actions"
+        intent="set-status"
+        className="flex items-center gap-2"
+      >
         <input type="hidden" name="taskId" value={task.id} />
         <Select
           aria-label={`Status of ${task.text}`}
@@ -137,7 +137,7 @@ function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
             Save
           </Button>
         </noscript>
-      </form>
+      </ListActionForm>
     </li>
   )
 }
