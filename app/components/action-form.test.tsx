@@ -4,7 +4,7 @@ import type { ComponentType } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub, useFetcher } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { ActionForm } from './action-form'
+import { ActionForm, ListActionForm, useListFormFields } from './action-form'
 
 function NoFallback() {
   return null
@@ -53,6 +53,19 @@ function WithFetcher() {
   )
 }
 
+function ListRows() {
+  const fields = useListFormFields(true)
+  return (
+    <>
+      {['t1', 't2'].map((id) => (
+        <ListActionForm key={id} fields={fields} action="/task/actions" intent="set-status">
+          <input type="hidden" name="taskId" value={id} />
+        </ListActionForm>
+      ))}
+    </>
+  )
+}
+
 describe('<ActionForm>', () => {
   test('posts with the page’s CSRF token, and nothing else it was not asked for', () => {
     const html = render(SignOut)
@@ -79,6 +92,16 @@ describe('<ActionForm>', () => {
     expect(html).toContain('name="csrf" value="token-from-the-loader"')
     expect(html).toContain('name="intent" value="set-status"')
     expect(html).toContain('name="redirectTo" value="/task?task=t1&amp;filter=all"')
+  })
+})
+
+describe('<ListActionForm>', () => {
+  test('each row carries the same fields as <ActionForm>, read once for the list', () => {
+    const html = render(ListRows)
+    expect(html.match(/<form action="\/task\/actions" method="post">/g)).toHaveLength(2)
+    expect(html.match(/name="csrf" value="token-from-the-loader"/g)).toHaveLength(2)
+    expect(html.match(/name="intent" value="set-status"/g)).toHaveLength(2)
+    expect(html.match(/name="redirectTo" value="\/task\?task=t1&amp;filter=all"/g)).toHaveLength(2)
   })
 })
 

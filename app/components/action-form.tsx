@@ -1,6 +1,6 @@
-import type { Ref } from 'react'
+import type { ComponentProps, Ref } from 'react'
 import { type FetcherFormProps, type FetcherWithComponents, Form, useLocation } from 'react-router'
-import { CsrfInput } from '~/components/csrf-input'
+import { CSRF_FIELD, CsrfInput, useCsrfToken } from '~/components/csrf-input'
 import { useSubmitOnce } from '~/utils/pending'
 
 type Fetcher = Pick<FetcherWithComponents<unknown>, 'Form' | 'submit'>
@@ -37,5 +37,44 @@ export function ActionForm({ fetcher, intent, redirectTo, onSubmit, children, ..
       {returnTo === undefined ? null : <input type="hidden" name="redirectTo" value={returnTo} />}
       {children}
     </FormElement>
+  )
+}
+
+/**
+ * What every row's form of a long list carries, read once for the whole list: the page's CSRF
+ * token and the return address (`redirectTo` as `<ActionForm>` takes it). A router form per row
+ * would resolve its action, hold a submit function and read the page's matches, twenty times for
+ * twenty rows, on the server too (docs/decisions/030-list-rows-share-the-router.md).
+ */
+export function useListFormFields(redirectTo?: true | string) {
+  const location = useLocation()
+  return {
+    csrfToken: useCsrfToken(),
+    returnTo: redirectTo === true ? location.pathname + location.search : redirectTo,
+  }
+}
+
+export type ListFormFields = ReturnType<typeof useListFormFields>
+
+/**
+ * `<ActionForm>` for a row of a long list: a plain `<form method="post">` with the same fields,
+ * given by `useListFormFields`. Without JavaScript it posts as any form does; with it, the list
+ * submits it through `useSubmit` (e.g. as a fetcher, with `navigate: false` and a `fetcherKey`).
+ */
+export function ListActionForm({
+  fields,
+  intent,
+  children,
+  ...props
+}: Omit<ComponentProps<'form'>, 'method'> & { fields: ListFormFields; intent?: string }) {
+  return (
+    <form method="post" {...props}>
+      <input type="hidden" name={CSRF_FIELD} value={fields.csrfToken} />
+      {intent === undefined ? null : <input type="hidden" name="intent" value={intent} />}
+      {fields.returnTo === undefined ? null : (
+        <input type="hidden" name="redirectTo" value={fields.returnTo} />
+      )}
+      {children}
+    </form>
   )
 }

@@ -27,7 +27,9 @@ export function StatusBadge({ status }: { status: string }) {
   )
 }
 
+const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' })
+
 /** "November 22, 2026", the same on the server and in every browser (UTC). */
 export function formatLongDate(iso: string) {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso))
+  return longDate.format(new Date(iso))
 }

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
+import type { Database, Executor } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
-import { type Viewer, visibleToSql } from './tasks.server'
+import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks.server'
 
 /**
  * Mention notifications (docs/product-rules.md §1): unread until the person opens the task or
@@ -127,14 +128,26 @@ export function excerptOf(content: string, characters = INBOX_EXCERPT_CHARACTERS
   return points.length > characters ? `${points.slice(0, characters).join('').trimEnd()}…` : points.join('')
 }
 
-/**
- * The header's badge: one COUNT over the (recipient, is_read) index, run on every signed-in page.
- */
-export async function countUnreadMentions(db: Executor, recipient: Recipient): Promise<number> {
-  const [row] = await db
+const unreadMentionCount = preparedPerDatabase((db) =>
+  db
     .select({ count: sql<number>`count(*)` })
     .from(notifications)
-    .where(and(visibleMentionOf(recipient), eq(notifications.isRead, false)))
+    .where(
+      and(
+        eq(notifications.recipientId, sql.placeholder('viewerId')),
+        eq(notifications.isRead, false),
+        sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToViewerParamsSql})`,
+      ),
+    )
+    .prepare(),
+)
+
+/**
+ * The header's badge: one COUNT over the (recipient, is_read) index, run on every signed-in page,
+ * so prepared once (the rule of `visibleMentionOf`, with the recipient as placeholders).
+ */
+export async function countUnreadMentions(db: Database, recipient: Recipient): Promise<number> {
+  const [row] = await unreadMentionCount(db).all(viewerParams(recipient))
   return Number(row?.count ?? 0)
 }
 

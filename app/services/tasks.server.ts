@@ -179,13 +179,6 @@ export async function getTaskDetails(db: Database, viewer: Viewer, taskId: strin
 
 export type TaskFilters = { status?: Status; priority?: Priority }
 
-function filtersSql(filters: TaskFilters) {
-  return and(
-    filters.status ? eq(tasks.status, filters.status) : undefined,
-    filters.priority ? eq(tasks.priority, filters.priority) : undefined,
-  )
-}
-
 /** Tasks shared with the viewer's verified address, as a condition on `tasks` (the dashboard counts them too). */
 export function sharedWithViewerSql(viewer: Viewer) {
   const email = shareEmail(viewer)
@@ -197,15 +190,123 @@ function sharedTaskIdsSql(email: string) {
   return sql`(SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${email})`
 }
 
+/** What a row of the task list shows, and nothing more: the page sends every field it is given. */
+export type TaskListItem = Pick<
+  TaskView,
+  | 'id'
+  | 'text'
+  | 'priority'
+  | 'status'
+  | 'hrs'
+  | 'isPublic'
+  | 'ownerName'
+  | 'subtaskCount'
+  | 'subtasksCompleted'
+>
+
 export type TaskGroups = {
-  mine: { tasks: TaskView[]; total: number }
-  shared: TaskView[]
-  public: TaskView[]
+  mine: { tasks: TaskListItem[]; total: number }
+  shared: TaskListItem[]
+  public: TaskListItem[]
+}
+
+/** The placeholders of the task list's statements, filled by `listParams`. */
+const list = {
+  viewerId: sql.placeholder('viewerId'),
+  email: sql.placeholder('email'),
+  status: sql.placeholder('status'),
+  priority: sql.placeholder('priority'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
 }
 
 /**
+ * The task list's four statements for one filter shape (which of status and priority is set),
+ * built with placeholders. The viewer's unverified or absent address is NULL, which equals
+ * nothing, so one statement serves every viewer; only the shape changes the SQL, so there are at
+ * most four sets per database, each built on first use.
+ */
+function buildListStatements(db: Database, shape: FilterShape) {
+  const filter = and(
+    shape.hasStatus ? eq(tasks.status, list.status) : undefined,
+    shape.hasPriority ? eq(tasks.priority, list.priority) : undefined,
+  )
+  const topLevel = sql`${tasks.parentTaskId} IS NULL`
+  const sharedWithViewer = sql`${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${list.email})`
+  const mineWhere = and(eq(tasks.userId, list.viewerId), topLevel, filter)
+  const othersWhere = sql`${tasks.userId} <> ${list.viewerId}`
+  return {
+    mine: selectListItems(db, mineWhere)
+      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .limit(list.limit)
+      .offset(list.offset)
+      .prepare(),
+    mineCount: db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere).prepare(),
+    shared: selectListItems(db, and(othersWhere, sharedWithViewer, filter))
+      .orderBy(desc(tasks.createdAt))
+      .limit(200)
+      .prepare(),
+    public: selectListItems(
+      db,
+      and(eq(tasks.isPublic, true), othersWhere, topLevel, filter, sql`NOT ${sharedWithViewer}`),
+    )
+      .orderBy(desc(tasks.createdAt))
+      .limit(200)
+      .prepare(),
+  }
+}
+
+/**
+ * A list row: the owner's name joined and the subtask progress as correlated subqueries on
+ * indexed columns, counting only the subtasks this viewer may open (as `selectTaskViews` does).
+ */
+function selectListItems(db: Database, where: SQL | undefined) {
+  const visibleSubtask = sql`(c.is_public = 1 OR c.user_id = ${list.viewerId} OR c.id IN (SELECT s.task_id FROM ${taskShares} s WHERE s.email = ${list.email}))`
+  return db
+    .select({
+      id: tasks.id,
+      text: tasks.text,
+      priority: tasks.priority,
+      status: tasks.status,
+      hrs: tasks.hrs,
+      isPublic: tasks.isPublic,
+      ownerName: users.name,
+      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND ${visibleSubtask})`,
+      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed' AND ${visibleSubtask})`,
+    })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.userId))
+    .where(where)
+}
+
+type FilterShape = { hasStatus: boolean; hasPriority: boolean }
+type ListStatements = ReturnType<typeof buildListStatements>
+
+const listStatements = preparedPerDatabase((db) => {
+  const byShape = new Map<string, ListStatements>()
+  return (filters: TaskFilters) => {
+    const shape = { hasStatus: filters.status !== undefined, hasPriority: filters.priority !== undefined }
+    const key = `${shape.hasStatus}:${shape.hasPriority}`
+    let statements = byShape.get(key)
+    if (!statements) {
+      statements = buildListStatements(db, shape)
+      byShape.set(key, statements)
+    }
+    return statements
+  }
+})
+
+const toListItem = (row: TaskListItem): TaskListItem => ({
+  ...row,
+  ownerName: row.ownerName || 'Unknown User',
+  subtaskCount: Number(row.subtaskCount),
+  subtasksCompleted: Number(row.subtasksCompleted),
+})
+
+/**
  * The task list, grouped: the viewer's own (paged: a user may own thousands), tasks shared with
- * them, and others' public tasks. Subtasks appear under their parent, not in the groups.
+ * them, and others' public tasks. Subtasks appear under their parent, not in the groups. Four
+ * statements prepared once per filter shape; the rows carry only what the list shows.
  */
 export async function listTaskGroups(
   db: Database,
@@ -213,42 +314,23 @@ export async function listTaskGroups(
   filters: TaskFilters = {},
   page: { limit: number; offset: number } = { limit: 50, offset: 0 },
 ): Promise<TaskGroups> {
-  const filter = filtersSql(filters)
-  const topLevel = sql`${tasks.parentTaskId} IS NULL`
-  const mineWhere = and(eq(tasks.userId, viewer.id), topLevel, filter)
+  const statements = listStatements(db)(filters)
+  const params = {
+    ...viewerParams(viewer),
+    status: filters.status ?? null,
+    priority: filters.priority ?? null,
+    ...page,
+  }
   const [mine, [mineCount], shared, publicTasks] = await Promise.all([
-    selectTaskViews(db, viewer, mineWhere)
-      .orderBy(desc(tasks.createdAt), desc(tasks.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere),
-    selectTaskViews(
-      db,
-      viewer,
-      and(sql`${tasks.userId} <> ${viewer.id}`, sharedWithViewerSql(viewer), filter),
-    )
-      .orderBy(desc(tasks.createdAt))
-      .limit(200),
-    selectTaskViews(
-      db,
-      viewer,
-      and(
-        eq(tasks.isPublic, true),
-        sql`${tasks.userId} <> ${viewer.id}`,
-        topLevel,
-        filter,
-        shareEmail(viewer)
-          ? sql`${tasks.id} NOT IN ${sharedTaskIdsSql(viewer.email.toLowerCase())}`
-          : undefined,
-      ),
-    )
-      .orderBy(desc(tasks.createdAt))
-      .limit(200),
+    statements.mine.all(params),
+    statements.mineCount.all(params),
+    statements.shared.all(params),
+    statements.public.all(params),
   ])
   return {
-    mine: { tasks: mine.map((row) => toView(row, viewer)), total: Number(mineCount?.total ?? 0) },
-    shared: shared.map((row) => toView(row, viewer)),
-    public: publicTasks.map((row) => toView(row, viewer)),
+    mine: { tasks: mine.map(toListItem), total: Number(mineCount?.total ?? 0) },
+    shared: shared.map(toListItem),
+    public: publicTasks.map(toListItem),
   }
 }
 
@@ -262,14 +344,21 @@ export function visibleToSql(viewer: Viewer): SQL {
 }
 
 /**
- * The visibility rule for one task, for prepared statements: the task is the placeholder
- * `taskId`, the viewer `viewerId` and `email` (see `visibilityParams`). An absent viewer and an
- * unverified address are NULL, which equals nothing, so one statement serves every viewer.
+ * The visibility rule as a condition on `tasks`, for prepared statements: the viewer is the
+ * placeholders `viewerId` and `email` (see `viewerParams`). An absent viewer and an unverified
+ * address are NULL, which equals nothing, so one statement serves every viewer.
  */
-export const isTaskVisibleSql = sql<number>`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${sql.placeholder('taskId')} AND (${tasks.isPublic} = 1 OR ${tasks.userId} = ${sql.placeholder('viewerId')} OR ${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${sql.placeholder('email')})))`
+export const visibleToViewerParamsSql = sql`(${tasks.isPublic} = 1 OR ${tasks.userId} = ${sql.placeholder('viewerId')} OR ${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${sql.placeholder('email')}))`
+
+/** The rule above for one task, the placeholder `taskId` (see `visibilityParams`). */
+export const isTaskVisibleSql = sql<number>`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${sql.placeholder('taskId')} AND ${visibleToViewerParamsSql})`
+
+export function viewerParams(viewer: Viewer) {
+  return { viewerId: viewer?.id ?? null, email: shareEmail(viewer) }
+}
 
 export function visibilityParams(viewer: Viewer, taskId: string) {
-  return { taskId, viewerId: viewer?.id ?? null, email: shareEmail(viewer) }
+  return { taskId, ...viewerParams(viewer) }
 }
 
 const visibleTaskProbe = preparedPerDatabase((db) =>
@@ -586,14 +675,19 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
   return rowsAffected(results.at(-2)) > 0
 }
 
-/** The owner's top-level tasks a new subtask may hang under (for the parent picker). */
-export async function listParentCandidates(db: Database, ownerId: string) {
-  return db
+const parentCandidates = preparedPerDatabase((db) =>
+  db
     .select({ id: tasks.id, text: tasks.text })
     .from(tasks)
-    .where(and(eq(tasks.userId, ownerId), sql`${tasks.parentTaskId} IS NULL`))
+    .where(and(eq(tasks.userId, sql.placeholder('ownerId')), sql`${tasks.parentTaskId} IS NULL`))
     .orderBy(desc(tasks.createdAt))
     .limit(100)
+    .prepare(),
+)
+
+/** The owner's top-level tasks a new subtask may hang under (for the parent picker). */
+export async function listParentCandidates(db: Database, ownerId: string) {
+  return parentCandidates(db).all({ ownerId })
 }
 
 export type { Task }

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type RefObject, useEffect, useRef, useState } from 'react'
-import { data, Form, Link, useFetcher, useLocation } from 'react-router'
+import { data, Form, Link, useLocation } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -16,16 +16,13 @@ import {
 } from '~/components/forms'
 import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
 import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
-import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { ShareWithField, TASK_FIELD_CONSTRAINTS, TaskForm, type TaskFormFields } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
-import { Label } from '~/components/ui/label'
-import { Select } from '~/components/ui/select'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { replyWithError } from '~/routes/refusals.server'
 import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
-import { createTask, listParentCandidates, listTaskGroups, type TaskView } from '~/services/tasks.server'
+import { createTask, listParentCandidates, listTaskGroups } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
@@ -33,6 +30,7 @@ import { withSearchParams } from '~/utils/search-params'
 import { useHydrated } from '~/utils/use-hydrated'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
+import { TaskGroup, useTaskRows } from './task-group'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Task List | Threadwork' }]
 
@@ -74,6 +72,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export default function TaskList({ loaderData, actionData }: Route.ComponentProps) {
   const { groups, filters, pageCount, parents } = loaderData
   const { isPaused } = useRevalidateOnTaskEvents()
+  const rows = useTaskRows()
   return (
     <main className="mx-auto grid max-w-6xl gap-8 px-4 py-10 lg:grid-cols-[22rem_1fr]">
       <aside className="order-2 lg:order-1">
@@ -90,6 +89,7 @@ export default function TaskList({ loaderData, actionData }: Route.ComponentProp
         <TaskGroup
           title="My tasks"
           tasks={groups.mine.tasks}
+          rows={rows}
           empty={
             filters.status || filters.priority
               ? 'No tasks match these filters.'
@@ -104,9 +104,15 @@ export default function TaskList({ loaderData, actionData }: Route.ComponentProp
         <TaskGroup
           title="Shared with me"
           tasks={groups.shared}
+          rows={rows}
           empty="Nothing has been shared with you yet."
         />
-        <TaskGroup title="Public" tasks={groups.public} empty="No public tasks from others yet." />
+        <TaskGroup
+          title="Public"
+          tasks={groups.public}
+          rows={rows}
+          empty="No public tasks from others yet."
+        />
       </div>
     </main>
   )
@@ -147,103 +153,6 @@ function FilterSelect({
       options={options}
       emptyOption="All"
     />
-  )
-}
-
-function TaskGroup({
-  title,
-  tasks,
-  empty,
-  footer,
-}: {
-  title: string
-  tasks: TaskView[]
-  empty: string
-  footer?: React.ReactNode
-}) {
-  const id = `group-${title.toLowerCase().replaceAll(' ', '-')}`
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id} className="mb-3 text-lg font-semibold">
-        {title} <span className="text-sm font-normal text-muted-foreground">({tasks.length})</span>
-      </h2>
-      {tasks.length === 0 ? (
-        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
-          {empty}
-        </p>
-      ) : (
-        <ul className="divide-y rounded-lg border">
-          {tasks.map((task) => (
-            <TaskRow key={task.id} task={task} />
-          ))}
-        </ul>
-      )}
-      {footer}
-    </section>
-  )
-}
-
-function TaskRow({ task }: { task: TaskView }) {
-  const location = useLocation()
-  const fetcher = useFetcher()
-  // Optimistic: while the change is on its way, the row already shows the new status.
-  const status = (fetcher.formData?.get('status') as string | null) ?? task.status
-  return (
-    <li className="flex flex-wrap items-center gap-3 p-3" data-testid="task-row">
-      <div className="min-w-0 flex-1">
-        <Link
-          to={withSearchParams(location, { task: task.id })}
-          preventScrollReset
-          className="font-medium break-words hover:underline"
-        >
-          {task.text}
-        </Link>
-        <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-          <PriorityBadge priority={task.priority} />
-          <StatusBadge status={status} />
-          <span>
-            {task.hrs} {task.hrs === 1 ? 'hour' : 'hours'}
-          </span>
-          {task.subtaskCount > 0 ? (
-            <span>
-              {task.subtasksCompleted}/{task.subtaskCount} subtasks done
-            </span>
-          ) : null}
-          {task.isPublic ? <span>Public</span> : null}
-          <span>by {task.ownerName}</span>
-        </div>
-      </div>
-      <ActionForm
-        fetcher={fetcher}
-        action="/task/actions"
-        intent="set-status"
-        redirectTo
-        className="flex items-center gap-2"
-      >
-        <input type="hidden" name="taskId" value={task.id} />
-        <Label className="sr-only" htmlFor={`status-${task.id}`}>
-          Status of {task.text}
-        </Label>
-        <Select
-          id={`status-${task.id}`}
-          name="status"
-          defaultValue={task.status}
-          size="sm"
-          onChange={(event) => fetcher.submit(event.currentTarget.form)}
-        >
-          {STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </Select>
-        <noscript>
-          <Button type="submit" size="sm" variant="outline">
-            Save
-          </Button>
-        </noscript>
-      </ActionForm>
-    </li>
   )
 }
 

@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest'
+import { database } from '~/db/client.server'
+import { signedInBrowser } from '../../../tests/helpers/auth'
+import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
+import { callLoader } from '../../../tests/helpers/route'
+import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
+import { loader } from './index'
+
+/**
+ * The list page's loader sends what the page renders and nothing else: the document carries the
+ * loader's data for hydration, so every field of every row is paid for on each request (and an
+ * address must never reach someone the task is only shared with). What the rows hold is the
+ * services' (app/services/tasks.server.test.ts); the page itself is tests/e2e/tasks.e2e.ts.
+ */
+
+const db = database()
+
+describe('/task loader', () => {
+  test('each row carries only what the row shows; parents only their id and title', async () => {
+    const grace = await createUser(db, { name: 'Grace' })
+    const ada = await createUser(db, { name: 'Ada' })
+    const own = await createTask(db, { userId: grace.id, text: 'Write the notes' })
+    await createTask(db, { userId: grace.id, parentTaskId: own.id, text: 'Outline', status: 'Completed' })
+    await shareTask(db, own.id, ['someone@example.com'])
+    const shared = await createTask(db, { userId: ada.id, text: 'Plan the offsite' })
+    await shareTask(db, shared.id, [grace.email, 'third-party@example.com'])
+    await createTask(db, { userId: ada.id, text: 'Open agenda', isPublic: true })
+    const browser = await signedInBrowser(db, grace.id)
+
+    const { status, data } = await callLoader(loader, { url: '/task', headers: { Cookie: browser.cookie } })
+
+    expect(status).toBe(200)
+    const { groups, parents } = data
+    const rows = [...groups.mine.tasks, ...groups.shared, ...groups.public]
+    expect(rows.map((row) => row.text).sort()).toEqual(['Open agenda', 'Plan the offsite', 'Write the notes'])
+    for (const row of rows) expect(Object.keys(row).sort()).toEqual(TASK_LIST_ROW_FIELDS)
+    expect(groups.mine.tasks[0]).toMatchObject({ subtaskCount: 1, subtasksCompleted: 1, ownerName: 'Grace' })
+    expect(parents).toEqual([{ id: own.id, text: 'Write the notes' }])
+    const payload = JSON.stringify(data)
+    expect(payload).not.toContain('@example.com')
+    expect(payload).not.toContain(ada.id)
+  })
+
+  test('filters it cannot read are left out, not refused', async () => {
+    const grace = await createUser(db)
+    await createTask(db, { userId: grace.id, text: 'Done already', status: 'Completed', priority: 'high' })
+    await createTask(db, { userId: grace.id, text: 'Still to do', status: 'Not Started', priority: 'high' })
+    const browser = await signedInBrowser(db, grace.id)
+
+    const { data } = await callLoader(loader, {
+      url: '/task?status=Completed&priority=urgent&page=zero',
+      headers: { Cookie: browser.cookie },
+    })
+
+    expect(data.filters).toEqual({ status: 'Completed', priority: undefined, page: 1 })
+    expect(data.groups.mine.tasks.map((row) => row.text)).toEqual(['Done already'])
+    expect(data.groups.mine.total).toBe(1)
+  })
+})
