@@ -48,8 +48,8 @@ export function TaskGroup({
  * otherwise hold 20 links, 20 router forms and 20 fetchers, each resolving its route and reading
  * the page's matches on every render, on the server too. The rows are plain links and
  * `<ListActionForm>`s (so they work without JavaScript as they are), and these open a task in
- * place and post a status as a fetcher would: a plain left click navigates within the app like a `<Link>`, anything else (a
- * new tab, a download) is the browser's.
+ * place and post a status as a fetcher would: a plain left click navigates within the app like a
+ * `<Link>`, anything else (a new tab, a download) is the browser's.
  */
 export function useTaskRows() {
   const location = useLocation()
