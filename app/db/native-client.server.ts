@@ -125,12 +125,14 @@ function compile(native: Database.Database, sql: string): CompiledStatement {
   } catch {
     return { native: statement, columns: null, columnTypes: [] }
   }
-  const described = statement.columns()
-  return {
-    native: statement,
-    columns: described.map((column) => column.name),
-    columnTypes: described.map((column) => column.type ?? ''),
-  }
+  return describeColumns({ native: statement, columns: [], columnTypes: [] })
+}
+
+function describeColumns(compiled: CompiledStatement): CompiledStatement {
+  const described = compiled.native.columns()
+  compiled.columns = described.map((column) => column.name)
+  compiled.columnTypes = described.map((column) => column.type ?? '')
+  return compiled
 }
 
 /**
@@ -477,10 +479,12 @@ function executeStatement(
       if (CHANGES_SCHEMA.test(sql)) pool.forgetStatements()
       return new NativeResultSet([], [], [], info.changes, BigInt(info.lastInsertRowid))
     }
-    const columns = compiled.columns
-    const rows = (compiled.native.all(args) as unknown[][]).map((values) =>
-      rowFromSql(values, columns, intMode),
-    )
+    const values = compiled.native.all(args) as unknown[][]
+    // Another process's schema change recompiles the statement inside SQLite: a `SELECT *` then
+    // returns more or fewer columns than were read, and they are read again.
+    if (values[0] && values[0].length !== compiled.columns.length) describeColumns(compiled)
+    const columns = compiled.columns as string[]
+    const rows = values.map((row) => rowFromSql(row, columns, intMode))
     return new NativeResultSet(columns.slice(), compiled.columnTypes.slice(), rows, 0, undefined)
   } catch (error) {
     throw mapSqliteError(error)
