@@ -5,8 +5,8 @@ import { fc, test as fcTest } from '@fast-check/vitest'
 import {
   type Client,
   createClient,
-  type InValue,
   type IntMode,
+  type InValue,
   LibsqlBatchError,
   LibsqlError,
 } from '@libsql/client'
