@@ -11,7 +11,7 @@ import {
   LibsqlError,
 } from '@libsql/client'
 import Database from 'libsql'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { isBusy } from './batch.server'
 import { openDatabase } from './client.server'
 import { createNativeClient, NativeClient } from './native-client.server'
@@ -340,22 +340,49 @@ fcTest.prop(
     ),
   ],
   { numRuns: 150 },
-)('any parameter values come back from both clients identically', async (intMode, values) => {
-  const clients = [opened(original, freshPath(), { intMode }), opened(ours, freshPath(), { intMode })]
-  const placeholders = values.map(() => '?').join(', ')
-  const answers = []
-  for (const client of clients) {
-    answers.push({
-      selected: await outcome(() => client.execute({ sql: `SELECT ${placeholders}`, args: values })),
-      stored: await outcome(async () => {
-        await client.execute('CREATE TABLE IF NOT EXISTS cells (value)')
-        await client.execute('DELETE FROM cells')
-        await client.batch(values.map((value) => ({ sql: 'INSERT INTO cells VALUES (?)', args: [value] })))
-        return (await client.execute('SELECT value, typeof(value) AS type FROM cells ORDER BY rowid')).rows
+)(
+  'any parameter values come back from both clients identically',
+  async (intMode, values) => {
+    const placeholders = values.map(() => '?').join(', ')
+    const answers = []
+    for (const client of await clientsFor(intMode)) {
+      answers.push({
+        selected: await outcome(() => client.execute({ sql: `SELECT ${placeholders}`, args: values })),
+        stored: await outcome(async () => {
+          await client.batch([
+            'DELETE FROM cells',
+            ...values.map((value) => ({ sql: 'INSERT INTO cells VALUES (?)', args: [value] })),
+          ])
+          return (await client.execute('SELECT value, typeof(value) AS type FROM cells ORDER BY rowid')).rows
+        }),
+      })
+    }
+    expect(answers[1]).toEqual(answers[0])
+  },
+  // Two hundred commits per client on a machine other tests load too.
+  30_000,
+)
+
+/** One client of each kind per intMode, on files of their own, for the whole property. */
+const propertyFolder = mkdtempSync(join(tmpdir(), 'threadwork-native-property-'))
+const clientsByIntMode = new Map<IntMode, Promise<Client[]>>()
+function clientsFor(intMode: IntMode) {
+  let clients = clientsByIntMode.get(intMode)
+  if (!clients) {
+    clients = Promise.all(
+      [original, ours].map(async (open, index) => {
+        const client = open(join(propertyFolder, `${intMode}-${index}.db`), { intMode })
+        await client.executeMultiple('PRAGMA journal_mode = WAL; CREATE TABLE cells (value)')
+        return client
       }),
-    })
+    )
+    clientsByIntMode.set(intMode, clients)
   }
-  expect(answers[1]).toEqual(answers[0])
+  return clients
+}
+afterAll(async () => {
+  for (const clients of clientsByIntMode.values()) for (const client of await clients) client.close()
+  rmSync(propertyFolder, { recursive: true, force: true })
 })
 
 describe('ours', () => {
