@@ -314,6 +314,18 @@ describe.each(implementations)('%s', (_, open) => {
   })
 })
 
+test.each([
+  'SELECT 1 AS id, 2 AS name, NULL AS note',
+  'SELECT 1 AS a, 2 AS a, 3 AS b',
+  'SELECT 1 AS "0", 2 AS "length", 3 AS "__proto__", 4 AS "constructor"',
+])('rows of %s have the original rows’ own properties, in order, with the same descriptors', async (sql) => {
+  const described = async (open: Open) => {
+    const [row] = (await opened(open).execute(sql)).rows
+    return Reflect.ownKeys(row ?? {}).map((key) => [key, Object.getOwnPropertyDescriptor(row, key)])
+  }
+  expect(await described(ours)).toEqual(await described(original))
+})
+
 test('sync fails for a file that is not a replica, as the original does', async () => {
   const theirs = await outcome(() => opened(original).sync())
   expect(theirs).toHaveProperty('error')

@@ -60,6 +60,8 @@ type CompiledStatement = {
   /** Null for a statement that returns no rows (it is `run`, not read). */
   columns: string[] | null
   columnTypes: string[]
+  /** Whether the column names can be plain assignments on a row (rowOfNamedColumns). */
+  namesAreSimple: boolean
 }
 
 /** One native connection, its pragmas set, and the statements compiled on it. */
@@ -123,15 +125,20 @@ function compile(native: Database.Database, sql: string): CompiledStatement {
     // As the original decides: raw() refuses a statement that returns no data.
     statement.raw(true)
   } catch {
-    return { native: statement, columns: null, columnTypes: [] }
+    return { native: statement, columns: null, columnTypes: [], namesAreSimple: false }
   }
-  return describeColumns({ native: statement, columns: [], columnTypes: [] })
+  return describeColumns({ native: statement, columns: [], columnTypes: [], namesAreSimple: false })
 }
 
 function describeColumns(compiled: CompiledStatement): CompiledStatement {
   const described = compiled.native.columns()
   compiled.columns = described.map((column) => column.name)
   compiled.columnTypes = described.map((column) => column.type ?? '')
+  compiled.namesAreSimple =
+    new Set(compiled.columns).size === compiled.columns.length &&
+    compiled.columns.every(
+      (name) => name !== 'length' && name !== '__proto__' && !/^(0|[1-9]\d*)$/.test(name),
+    )
   return compiled
 }
 
@@ -484,7 +491,8 @@ function executeStatement(
     // returns more or fewer columns than were read, and they are read again.
     if (values[0] && values[0].length !== compiled.columns.length) describeColumns(compiled)
     const columns = compiled.columns as string[]
-    const rows = values.map((row) => rowFromSql(row, columns, intMode))
+    const build = compiled.namesAreSimple ? rowOfSimpleNames : rowFromSql
+    const rows = values.map((row) => build(row, columns, intMode))
     return new NativeResultSet(columns.slice(), compiled.columnTypes.slice(), rows, 0, undefined)
   } catch (error) {
     throw mapSqliteError(error)
@@ -543,6 +551,22 @@ function rowFromSql(values: unknown[], columns: string[], intMode: IntMode): Row
       Object.defineProperty(row, column, { value, enumerable: true, configurable: true, writable: true })
     }
   }
+  return row as Row
+}
+
+/**
+ * The same row, built faster when no name is repeated, looks like an index, or is `length` or
+ * `__proto__`: the names are then plain assignments, which make the same enumerable properties
+ * in the same order as defining each one.
+ */
+function rowOfSimpleNames(values: unknown[], columns: string[], intMode: IntMode): Row {
+  const row: Record<string, Value> = {}
+  Object.defineProperty(row, 'length', { value: values.length })
+  for (let i = 0; i < values.length; ++i) {
+    values[i] = valueFromSql(values[i], intMode)
+    Object.defineProperty(row, i, { value: values[i] })
+  }
+  for (let i = 0; i < values.length; ++i) row[columns[i] as string] = values[i] as Value
   return row as Row
 }
 
