@@ -60,8 +60,11 @@ type CompiledStatement = {
   /** Null for a statement that returns no rows (it is `run`, not read). */
   columns: string[] | null
   columnTypes: string[]
-  /** Whether the column names can be plain assignments on a row (rowOfNamedColumns). */
-  namesAreSimple: boolean
+  /**
+   * The columns whose names a row carries (the first of each name), when the names can be plain
+   * assignments (rowByAssignment); null when one looks like an index or is `length` or `__proto__`.
+   */
+  namedColumns: number[] | null
 }
 
 /** One native connection, its pragmas set, and the statements compiled on it. */
@@ -125,20 +128,22 @@ function compile(native: Database.Database, sql: string): CompiledStatement {
     // As the original decides: raw() refuses a statement that returns no data.
     statement.raw(true)
   } catch {
-    return { native: statement, columns: null, columnTypes: [], namesAreSimple: false }
+    return { native: statement, columns: null, columnTypes: [], namedColumns: null }
   }
-  return describeColumns({ native: statement, columns: [], columnTypes: [], namesAreSimple: false })
+  return describeColumns({ native: statement, columns: [], columnTypes: [], namedColumns: null })
 }
 
 function describeColumns(compiled: CompiledStatement): CompiledStatement {
   const described = compiled.native.columns()
   compiled.columns = described.map((column) => column.name)
   compiled.columnTypes = described.map((column) => column.type ?? '')
-  compiled.namesAreSimple =
-    new Set(compiled.columns).size === compiled.columns.length &&
-    compiled.columns.every(
-      (name) => name !== 'length' && name !== '__proto__' && !/^(0|[1-9]\d*)$/.test(name),
-    )
+  const columns = compiled.columns
+  const areAssignable = columns.every(
+    (name) => name !== 'length' && name !== '__proto__' && !/^(0|[1-9]\d*)$/.test(name),
+  )
+  compiled.namedColumns = areAssignable
+    ? columns.flatMap((name, index) => (columns.indexOf(name) === index ? [index] : []))
+    : null
   return compiled
 }
 
@@ -491,8 +496,10 @@ function executeStatement(
     // returns more or fewer columns than were read, and they are read again.
     if (values[0] && values[0].length !== compiled.columns.length) describeColumns(compiled)
     const columns = compiled.columns as string[]
-    const build = compiled.namesAreSimple ? rowOfSimpleNames : rowFromSql
-    const rows = values.map((row) => build(row, columns, intMode))
+    const named = compiled.namedColumns
+    const rows = values.map((row) =>
+      named ? rowByAssignment(row, columns, named, intMode) : rowFromSql(row, columns, intMode),
+    )
     return new NativeResultSet(columns.slice(), compiled.columnTypes.slice(), rows, 0, undefined)
   } catch (error) {
     throw mapSqliteError(error)
@@ -555,18 +562,18 @@ function rowFromSql(values: unknown[], columns: string[], intMode: IntMode): Row
 }
 
 /**
- * The same row, built faster when no name is repeated, looks like an index, or is `length` or
- * `__proto__`: the names are then plain assignments, which make the same enumerable properties
- * in the same order as defining each one.
+ * The same row, built faster when no name looks like an index or is `length` or `__proto__`: the
+ * names (the first of each) are then plain assignments, which make the same enumerable
+ * properties in the same order as defining each one.
  */
-function rowOfSimpleNames(values: unknown[], columns: string[], intMode: IntMode): Row {
+function rowByAssignment(values: unknown[], columns: string[], named: number[], intMode: IntMode): Row {
   const row: Record<string, Value> = {}
   Object.defineProperty(row, 'length', { value: values.length })
   for (let i = 0; i < values.length; ++i) {
     values[i] = valueFromSql(values[i], intMode)
     Object.defineProperty(row, i, { value: values[i] })
   }
-  for (let i = 0; i < values.length; ++i) row[columns[i] as string] = values[i] as Value
+  for (const i of named) row[columns[i] as string] = values[i] as Value
   return row as Row
 }
 
