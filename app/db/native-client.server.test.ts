@@ -181,6 +181,27 @@ describe.each(implementations)('%s', (_, open) => {
     await expect(client.execute('SELEC 1')).rejects.toMatchObject({ code: 'SQLITE_ERROR', rawCode: 1 })
   })
 
+  test('a statement that failed, while writing or while reading rows, runs again with new arguments', async () => {
+    const client = opened(open)
+    await client.execute('CREATE TABLE ids (id INTEGER PRIMARY KEY)')
+    const insert = 'INSERT INTO ids VALUES (?)'
+    await client.execute({ sql: insert, args: [1] })
+    for (let i = 0; i < 2; i++) {
+      await expect(client.execute({ sql: insert, args: [1] })).rejects.toMatchObject({
+        code: 'SQLITE_CONSTRAINT',
+      })
+    }
+    expect((await client.execute({ sql: insert, args: [2] })).rowsAffected).toBe(1)
+    const read = 'SELECT id, abs(?) AS size FROM ids ORDER BY id'
+    await expect(client.execute({ sql: read, args: [-(2n ** 63n)] })).rejects.toMatchObject({
+      code: 'SQLITE_ERROR',
+    })
+    expect((await client.execute({ sql: read, args: [3] })).rows.map((row) => [row.id, row.size])).toEqual([
+      [1, 3],
+      [2, 3],
+    ])
+  })
+
   test('a writer kept waiting past the busy timeout by another client gets SQLITE_BUSY', async () => {
     const path = freshPath()
     const first = opened(open, path)
