@@ -53,6 +53,12 @@ const EnvSchema = z.object({
    * reload, at one small request per instance every 2 s.
    */
   DATABASE_SYNC_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
+  /**
+   * How a local file's commits reach the disk. NORMAL, in WAL mode, loses no commit when the
+   * process dies, only possibly the last ones on a power cut; FULL waits for the disk on every
+   * commit (docs/decisions/030-native-statements-and-synchronous-normal.md).
+   */
+  DATABASE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
 
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 

@@ -44,7 +44,7 @@ export function ActionForm({ fetcher, intent, redirectTo, onSubmit, children, ..
  * What every row's form of a long list carries, read once for the whole list: the page's CSRF
  * token and the return address (`redirectTo` as `<ActionForm>` takes it). A router form per row
  * would resolve its action, hold a submit function and read the page's matches, twenty times for
- * twenty rows, on the server too (docs/decisions/030-list-rows-share-the-router.md).
+ * twenty rows, on the server too (docs/decisions/031-list-rows-share-the-router.md).
  */
 export function useListFormFields(redirectTo?: true | string) {
   const location = useLocation()

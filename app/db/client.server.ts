@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { type Client, createClient } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { env } from '~/env.server'
+import { createNativeClient } from './native-client.server'
 import * as schema from './schema'
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client }
@@ -13,6 +14,8 @@ export type DatabaseConfig = {
   syncUrl?: string
   /** How often an embedded replica pulls the primary's changes on its own, in seconds. */
   syncIntervalSeconds?: number
+  /** `PRAGMA synchronous` of a local file's connections; NORMAL unless told otherwise. */
+  synchronous?: 'NORMAL' | 'FULL'
 }
 
 /** Busy timeout for local files: writers from other connections queue instead of failing. */
@@ -25,14 +28,35 @@ const BUSY_TIMEOUT_MS = 5_000
 export const REMOTE_TIMEOUT_MS = 5_000
 
 /**
- * Opens a database. `file:` URLs are embedded SQLite files (the folder is created if missing);
- * `libsql:`/`http:` URLs reach a libSQL server; a `syncUrl` makes the file an embedded replica.
- * libSQL turns foreign keys on for every connection of the pool by default.
+ * Opens a database. `file:` URLs are embedded SQLite files (the folder is created if missing),
+ * served by our client over the native driver, which keeps each connection's compiled statements
+ * and sets its pragmas (native-client.server.ts); `libsql:`/`http:` URLs reach a libSQL server and
+ * a `syncUrl` makes the file an embedded replica, both through `@libsql/client`.
  */
 export function openDatabase(config: DatabaseConfig): Database {
   const filePath = localFilePath(config.url)
   if (filePath) mkdirSync(dirname(filePath), { recursive: true })
-  const client = createClient({
+  const client =
+    filePath && isPlainFileUrl(config.url) && !config.syncUrl
+      ? openFile(filePath, config)
+      : openClient(config)
+  const db = announceCommits(drizzle(client, { schema }))
+  if (config.syncUrl) replicas.add(db)
+  // A replica's writes go to the primary, but through the same synchronous driver as a file:
+  // they block the thread for the round trip, so they take turns like a file's.
+  return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
+}
+
+function openFile(filePath: string, config: DatabaseConfig): Client {
+  return createNativeClient({
+    path: filePath,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+    synchronous: config.synchronous ?? 'NORMAL',
+  })
+}
+
+function openClient(config: DatabaseConfig): Client {
+  return createClient({
     url: config.url,
     authToken: config.authToken,
     syncUrl: config.syncUrl,
@@ -43,11 +67,6 @@ export function openDatabase(config: DatabaseConfig): Database {
     timeout: BUSY_TIMEOUT_MS,
     fetch: boundedFetch,
   })
-  const db = announceCommits(drizzle(client, { schema }))
-  if (config.syncUrl) replicas.add(db)
-  // A replica's writes go to the primary, but through the same synchronous driver as a file:
-  // they block the thread for the round trip, so they take turns like a file's.
-  return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
 }
 
 /** The HTTP client's fetch, with every request bounded by REMOTE_TIMEOUT_MS. */
@@ -142,6 +161,14 @@ function takeTurnsToWrite(db: Database): Database {
   return db
 }
 
+/**
+ * `file:` and a path, with no authority, query or escapes for `@libsql/client` to interpret (it
+ * keeps those rarer forms).
+ */
+function isPlainFileUrl(url: string) {
+  return /^file:(?!\/\/)[^?#%]+$/.test(url)
+}
+
 /** The file behind a `file:` URL, or undefined for remote and in-memory databases. */
 function localFilePath(url: string): string | undefined {
   if (!url.startsWith('file:')) return undefined
@@ -160,6 +187,7 @@ export function database(): Database {
       authToken: e.DATABASE_AUTH_TOKEN,
       syncUrl: e.DATABASE_SYNC_URL,
       syncIntervalSeconds: e.DATABASE_SYNC_INTERVAL_SECONDS,
+      synchronous: e.DATABASE_SYNCHRONOUS,
     })
   }
   return instance

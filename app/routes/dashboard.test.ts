@@ -51,6 +51,8 @@ describe('loader', () => {
     const ada = await createUser(db, { onboardedAt: new Date() })
     const parent = await createTask(db, {
       userId: ada.id,
+      // A second earlier than the subtask below: both in one millisecond would tie as the newest.
+      createdAt: new Date(Date.now() - 1_000),
       status: 'Completed',
       completedAt: new Date(),
       hrs: 3,
