@@ -16,7 +16,7 @@ import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
 import { Conflict, Forbidden, NotFound } from './errors'
 import { preparedMentionEmailJob } from './mention-emails.server'
-import { mentionableFor, recipientsOf } from './mentions.server'
+import { mentionableFor, mentionScope, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
 import {
   countAttemptSql,
@@ -201,10 +201,10 @@ export async function addComment(
   actor: Actor,
   input: NewComment,
 ): Promise<{ comment: CommentView; notified: number }> {
-  const access = await getTask(db, actor, input.taskId)
-  const taskId = access.task.id
+  const scope = await mentionScope(db, actor, input.taskId)
+  const taskId = scope.task.id
   const parentCommentId = input.parentCommentId ? await threadRootOf(db, taskId, input.parentCommentId) : null
-  const recipients = recipientsOf(input.content, input.mentions, await mentionableFor(db, access), actor.id)
+  const recipients = recipientsOf(input.content, input.mentions, await mentionableFor(db, scope), actor.id)
 
   const commentId = crypto.randomUUID()
   const now = Date.now()
