@@ -83,7 +83,7 @@ const taskScopeOf = preparedPerDatabase((db) =>
       id: tasks.id,
       userId: tasks.userId,
       isPublic: tasks.isPublic,
-      shares: sql<string>`(SELECT json_group_array(${taskShares.email}) FROM ${taskShares} WHERE ${taskShares.taskId} = ${tasks.id})`,
+      shares: sql<string>`(SELECT json_group_array(s.email) FROM ${taskShares} s WHERE s.task_id = ${tasks}.id)`,
     })
     .from(tasks)
     .where(and(eq(tasks.id, sql.placeholder('taskId')), isTaskVisibleSql))
