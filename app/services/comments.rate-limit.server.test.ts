@@ -8,7 +8,7 @@ import {
   createTask as insertTask,
 } from '../../tests/helpers/factories'
 import { NewCommentSchema } from './comment-schemas'
-import { type Actor, addComment, COMMENT_RATE_LIMIT } from './comments.server'
+import { type Author, addComment, COMMENT_RATE_LIMIT } from './comments.server'
 import { RateLimited } from './errors'
 import { MENTION_EMAIL_JOB } from './mention-emails.server'
 
@@ -24,8 +24,14 @@ const LIMIT = COMMENT_RATE_LIMIT.limit
 
 type UserRow = Awaited<ReturnType<typeof createUser>>
 
-function actorOf(user: UserRow): Actor {
-  return { id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerifiedAt !== null }
+function actorOf(user: UserRow): Author {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
+    image: user.image,
+  }
 }
 
 /**

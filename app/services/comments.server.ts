@@ -65,6 +65,8 @@ export const COMMENT_RATE_LIMIT: RateLimitRule = {
 }
 
 export type Actor = Pick<SessionUser, 'id' | 'name' | 'email' | 'emailVerified'>
+/** Who posts: as the session read them, with what the new comment shows of them. */
+export type Author = Actor & Pick<SessionUser, 'image'>
 
 /** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the comments section shows. */
 export type CommentView = {
@@ -198,7 +200,7 @@ async function findOwnComment(db: Executor, actor: Actor, commentId: string) {
  */
 export async function addComment(
   db: Database,
-  actor: Actor,
+  actor: Author,
   input: NewComment,
 ): Promise<{ comment: CommentView; notified: number }> {
   const scope = await mentionScope(db, actor, input.taskId)
@@ -236,7 +238,23 @@ export async function addComment(
       spentWindowRefusal(COMMENT_RATE_LIMIT, firstRow(results.at(-1)), now) ?? new NotFound(TASK_NOT_FOUND)
     )
   }
-  return { comment: await readComment(db, commentId), notified: recipients.length }
+  // Just written by this batch, so what it holds is known: no read back.
+  const comment = toView({
+    id: commentId,
+    taskId,
+    userId: actor.id,
+    userName: actor.name,
+    userImage: actor.image,
+    content: input.content,
+    createdAt: new Date(now),
+    updatedAt: new Date(now),
+    parentCommentId,
+    editedAt: null,
+    deletedAt: null,
+    reactions: '[]',
+    revisions: '[]',
+  })
+  return { comment, notified: recipients.length }
 }
 
 /** The comment as this batch writes it: its instant is the batch's (`now`). */
