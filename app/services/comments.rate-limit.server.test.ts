@@ -8,9 +8,10 @@ import {
   createTask as insertTask,
 } from '../../tests/helpers/factories'
 import { NewCommentSchema } from './comment-schemas'
-import { type Author, addComment, COMMENT_RATE_LIMIT } from './comments.server'
+import { addComment, COMMENT_RATE_LIMIT } from './comments.server'
 import { RateLimited } from './errors'
 import { MENTION_EMAIL_JOB } from './mention-emails.server'
+import { toSessionUser } from './sessions.server'
 
 /**
  * The comment rate limit is checked and counted inside the comment's own batch: one commit per
@@ -23,16 +24,6 @@ const db = database()
 const LIMIT = COMMENT_RATE_LIMIT.limit
 
 type UserRow = Awaited<ReturnType<typeof createUser>>
-
-function actorOf(user: UserRow): Author {
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    emailVerified: user.emailVerifiedAt !== null,
-    image: user.image,
-  }
-}
 
 /**
  * A task owned by a person who is away (no session, so each mention of them schedules an
@@ -47,7 +38,7 @@ async function world() {
 }
 
 function post(writer: UserRow, taskId: string, content: string, mentions: string[] = []) {
-  return addComment(db, actorOf(writer), NewCommentSchema.parse({ taskId, content, mentions }))
+  return addComment(db, toSessionUser(writer), NewCommentSchema.parse({ taskId, content, mentions }))
 }
 
 /** Every row a comment can leave behind, for one task, one author and one person it mentions. */
@@ -71,16 +62,6 @@ async function footprint(taskId: string, writer: UserRow, mentioned: UserRow) {
     window: window ? { count: window.count, resetAt: window.resetAt.getTime() } : null,
     job: job ? { status: job.status, runAt: job.runAt.getTime(), updatedAt: job.updatedAt.getTime() } : null,
   }
-}
-
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof RateLimited) return error
-    throw error
-  }
-  throw new Error('Expected the comment to be refused by the rate limit')
 }
 
 describe('the comment rate limit, inside the comment batch', () => {
@@ -112,10 +93,14 @@ describe('the comment rate limit, inside the comment batch', () => {
     const before = await footprint(taskId, writer, owner)
     expect(before).toMatchObject({ notifications: 0, job: null, window: { count: LIMIT } })
     // It mentions the owner, who is away: accepted, it would notify them and schedule an e-mail.
-    const error = await refusal(post(writer, taskId, `@${owner.name} one too many`, [owner.email]))
-    expect(error.message).toBe(COMMENT_RATE_LIMIT.message)
-    expect(error.retryAfter).toBeGreaterThan(0)
-    expect(error.retryAfter).toBeLessThanOrEqual(COMMENT_RATE_LIMIT.windowMs / 1000)
+    const error = await post(writer, taskId, `@${owner.name} one too many`, [owner.email]).catch(
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(RateLimited)
+    expect(error).toMatchObject({ message: COMMENT_RATE_LIMIT.message, status: 429 })
+    const { retryAfter } = error as RateLimited
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(COMMENT_RATE_LIMIT.windowMs / 1000)
     expect(await footprint(taskId, writer, owner)).toEqual(before)
   })
 
@@ -129,7 +114,7 @@ describe('the comment rate limit, inside the comment batch', () => {
   test('a window that ended starts again at one', async () => {
     const { writer, taskId } = await world()
     for (let i = 0; i < LIMIT; i += 1) await post(writer, taskId, `Message ${i}`)
-    await refusal(post(writer, taskId, 'Refused'))
+    await expect(post(writer, taskId, 'Refused')).rejects.toBeInstanceOf(RateLimited)
     await db
       .update(rateLimits)
       .set({ resetAt: new Date(Date.now() - 1) })
@@ -144,7 +129,7 @@ describe('the comment rate limit, inside the comment batch', () => {
   test('the limit is per person: another writer on the same task still comments', async () => {
     const { owner, writer, taskId } = await world()
     for (let i = 0; i < LIMIT; i += 1) await post(writer, taskId, `Message ${i}`)
-    await refusal(post(writer, taskId, 'Refused'))
+    await expect(post(writer, taskId, 'Refused')).rejects.toBeInstanceOf(RateLimited)
     await expect(post(owner, taskId, 'The owner answers')).resolves.toMatchObject({ notified: 0 })
   })
 
@@ -165,7 +150,7 @@ describe('the comment rate limit, inside the comment batch', () => {
       }) as Database['batch'],
     })
     await expect(
-      addComment(revokeFirst, actorOf(writer), NewCommentSchema.parse({ taskId, content: 'Too late' })),
+      addComment(revokeFirst, toSessionUser(writer), NewCommentSchema.parse({ taskId, content: 'Too late' })),
     ).rejects.toThrow('Task not found')
     expect(await footprint(taskId, writer, owner)).toMatchObject({ comments: 0, events: 0, window: null })
   })
@@ -193,7 +178,7 @@ describe('the comment rate limit, inside the comment batch', () => {
     })
     await addComment(
       watched,
-      actorOf(writer),
+      toSessionUser(writer),
       NewCommentSchema.parse({ taskId, content: `@${owner.name} one commit`, mentions: [owner.email] }),
     )
     // comment, comment-added, count, notification, mention event, e-mail job, window read back
