@@ -376,11 +376,6 @@ function ownLiveCommentSql(actor: Actor, commentId: string) {
   return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.user_id = ${actor.id} AND c.deleted_at IS NULL AND ${visibleToSql(actor)})`
 }
 
-/** A comment, not deleted, on a task the viewer still sees, as the batch reaches this. */
-function liveCommentSql(viewer: Viewer, commentId: string) {
-  return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.deleted_at IS NULL AND ${visibleToSql(viewer)})`
-}
-
 /**
  * The author deletes a comment. One with replies becomes a placeholder (its text, versions and
  * reactions gone) so the thread survives; a reply that was the last one under a placeholder
@@ -468,45 +463,44 @@ export async function toggleReaction(
   type: ReactionType,
 ): Promise<{ commentId: string; reactions: string; isActive: boolean }> {
   const { comment } = await findLiveComment(db, actor, commentId)
-  const isLive = liveCommentSql(actor, commentId)
-  const reactionExists = sql`EXISTS (SELECT 1 FROM ${commentReactions} WHERE ${commentReactions.commentId} = ${commentId} AND ${commentReactions.userId} = ${actor.id} AND ${commentReactions.type} = ${type})`
-  const reactionEvent = (isActive: boolean) =>
-    appendEventStatement(
-      db,
-      {
-        topic: 'comments',
-        type: 'reaction-changed',
-        taskId: comment.taskId,
-        payload: { taskId: comment.taskId, commentId, userId: actor.id, type, isActive },
-      },
-      sql`${isLive} AND ${isActive ? reactionExists : sql`NOT ${reactionExists}`}`,
-    )
+  const now = Date.now()
+  const values = { ...visibilityParams(actor, comment.taskId), commentId, type, now }
+  const reactionEvent = (isActive: boolean) => ({
+    topic: 'comments' as const,
+    type: 'reaction-changed' as const,
+    taskId: comment.taskId,
+    payload: { taskId: comment.taskId, commentId, userId: actor.id, type, isActive },
+  })
   // Add the reaction, or, when it is already there (the insert wrote nothing), remove it; the
   // primary key keeps concurrent toggles from ever counting a person twice.
   const [added, removed, , , state] = await writeBatch(db, [
-    db.run(
-      sql`INSERT INTO ${commentReactions} (comment_id, user_id, type, created_at) SELECT ${commentId}, ${actor.id}, ${type}, ${Date.now()} WHERE ${isLive} ON CONFLICT DO NOTHING`,
-    ),
-    db
-      .delete(commentReactions)
-      .where(
-        and(
-          sql`changes() = 0`,
-          eq(commentReactions.commentId, commentId),
-          eq(commentReactions.userId, actor.id),
-          eq(commentReactions.type, type),
-          isLive,
-        ),
-      ),
-    reactionEvent(true),
-    reactionEvent(false),
-    db.all<{ isActive: number }>(sql`SELECT ${reactionExists} AS isActive`),
+    addReactionStatement(db, values),
+    removeReactionStatement(db, values),
+    reactionAddedEvent(db, reactionEvent(true), values),
+    reactionRemovedEvent(db, reactionEvent(false), values),
+    readReactionStatement(db, values),
   ])
   if (rowsAffected(added) === 0 && rowsAffected(removed) === 0) throw new NotFound(COMMENT_NOT_FOUND)
-  const isActive = Boolean((state as { isActive: number }[])[0]?.isActive)
+  const isActive = Boolean(firstRow(state)?.isActive)
   const { reactions } = await readComment(db, commentId)
   return { commentId, reactions, isActive }
 }
+
+/** The comment, not deleted, on its task, which the reacting person still sees as the batch runs. */
+const isReactableSql = sql`EXISTS (SELECT 1 FROM ${comments} c WHERE c.id = ${sql.placeholder('commentId')} AND c.task_id = ${sql.placeholder('taskId')} AND c.deleted_at IS NULL) AND ${isTaskVisibleSql}`
+const reactionExistsSql = sql`EXISTS (SELECT 1 FROM ${commentReactions} r WHERE r.comment_id = ${sql.placeholder('commentId')} AND r.user_id = ${sql.placeholder('viewerId')} AND r.type = ${sql.placeholder('type')})`
+
+const addReactionStatement = preparedStatement(
+  () =>
+    sql`INSERT INTO ${commentReactions} (comment_id, user_id, type, created_at) SELECT ${sql.placeholder('commentId')}, ${sql.placeholder('viewerId')}, ${sql.placeholder('type')}, ${sql.placeholder('now')} WHERE ${isReactableSql} ON CONFLICT DO NOTHING`,
+)
+const removeReactionStatement = preparedStatement(
+  () =>
+    sql`DELETE FROM ${commentReactions} WHERE changes() = 0 AND comment_id = ${sql.placeholder('commentId')} AND user_id = ${sql.placeholder('viewerId')} AND type = ${sql.placeholder('type')} AND ${isReactableSql}`,
+)
+const reactionAddedEvent = preparedEventStatement(sql`${isReactableSql} AND ${reactionExistsSql}`)
+const reactionRemovedEvent = preparedEventStatement(sql`${isReactableSql} AND NOT ${reactionExistsSql}`)
+const readReactionStatement = preparedStatement(() => sql`SELECT ${reactionExistsSql} AS isActive`)
 
 /**
  * What the comments section of the task modal starts from: the discussion, whom the viewer may
