@@ -1,7 +1,7 @@
 import type { ResultSet } from '@libsql/client'
-import { type SQL, sql } from 'drizzle-orm'
+import { fillPlaceholders, Param, SQL, type SQLChunk, StringChunk, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import type { Database } from './client.server'
+import type { Database, Executor } from './client.server'
 
 /**
  * The hot writes — a change plus its event, and the notifications and jobs it calls for — go out
@@ -18,6 +18,36 @@ import type { Database } from './client.server'
  * changed.
  */
 export type Statement = BatchItem<'sqlite'>
+
+/**
+ * A statement of a hot write whose SQL is built once, not per call: `build` names the values with
+ * `sql.placeholder`, and each call binds them. drizzle's `.prepare()` cannot go into a batch (the
+ * batch builds every statement's SQL again), so this keeps the finished text, cut at its
+ * parameters, and hands drizzle flat text and values that take no building: no tables or columns
+ * to escape, no nested conditions to walk. The text is the same on every call, so a driver that
+ * keeps its compiled statements by their text finds them again.
+ */
+export function preparedStatement<Values extends Record<string, unknown>>(build: () => SQL) {
+  let shape: { parts: StringChunk[]; params: unknown[] } | undefined
+  return (db: Executor, values: Values): Statement => {
+    shape ??= shapeOf(db, build())
+    const params = fillPlaceholders(shape.params, values)
+    const chunks: SQLChunk[] = [shape.parts[0] as StringChunk]
+    for (const [index, param] of params.entries()) {
+      if (param === undefined) throw new Error(`No value for parameter ${index + 1} of a prepared statement`)
+      chunks.push(new Param(param), shape.parts[index + 1] as StringChunk)
+    }
+    return db.run(new SQL(chunks))
+  }
+}
+
+function shapeOf(db: Executor, statement: SQL) {
+  const { sql: text, params } = db.run(statement).getQuery()
+  // SQLite's parameters are `?`; the statements built here carry no `?` of their own.
+  const parts = text.split('?')
+  if (parts.length !== params.length + 1) throw new Error(`A prepared statement holds a literal "?": ${text}`)
+  return { parts: parts.map((part) => new StringChunk(part)), params }
+}
 
 /** Waits before each new try of a batch the server found the database busy for. */
 const BUSY_RETRY_DELAYS_MS = [10, 40, 150]
@@ -52,6 +82,11 @@ export function isBusy(error: unknown) {
 /** How many rows a statement of a batch wrote. */
 export function rowsAffected(result: unknown) {
   return (result as ResultSet).rowsAffected
+}
+
+/** The first row a reading statement of a batch answered, by column name. */
+export function firstRow(result: unknown): Record<string, unknown> | undefined {
+  return (result as ResultSet).rows[0]
 }
 
 /**

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, lt, lte, max, min, type SQL, sql } from 'drizzle-orm'
+import { preparedStatement } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { events, versionCounters } from '~/db/schema'
 
@@ -39,6 +40,26 @@ export function appendEventStatement(db: Executor, event: AppEvent, onlyIf: SQL 
   return db.run(
     sql`INSERT INTO ${events} (topic, type, task_id, payload, created_at) SELECT ${event.topic}, ${event.type}, ${taskId}, ${JSON.stringify(event.payload)}, ${Date.now()} WHERE ${onlyIf}`,
   )
+}
+
+/**
+ * appendEventStatement with its SQL built once, for the hottest writes: `onlyIf` is fixed when
+ * the statement is made, and the placeholders it names are filled from `values` at each append.
+ */
+export function preparedEventStatement(onlyIf: SQL = sql`1`) {
+  const statement = preparedStatement(
+    () =>
+      sql`INSERT INTO ${events} (topic, type, task_id, payload, created_at) SELECT ${sql.placeholder('eventTopic')}, ${sql.placeholder('eventType')}, ${sql.placeholder('eventTaskId')}, ${sql.placeholder('eventPayload')}, ${sql.placeholder('eventCreatedAt')} WHERE ${onlyIf}`,
+  )
+  return (db: Executor, event: AppEvent, values: Record<string, unknown> = {}) =>
+    statement(db, {
+      ...values,
+      eventTopic: event.topic,
+      eventType: event.type,
+      eventTaskId: 'taskId' in event ? event.taskId : null,
+      eventPayload: JSON.stringify(event.payload),
+      eventCreatedAt: Date.now(),
+    })
 }
 
 /** An event as the log holds it: its id is the cursor a stream resumes from. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, lte, ne, or, type SQL, sql } from 'drizzle-orm'
 import { type Database, database, type Executor } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
@@ -55,6 +55,26 @@ export function scheduleJobStatement(db: Executor, job: ScheduledJob) {
       },
       setWhere: ne(jobs.status, 'pending'),
     })
+}
+
+/**
+ * scheduleJobStatement's SQL with its values as placeholders (`jobParams`), written only when
+ * `onlyIf` holds as the batch reaches it: for a statement built once (preparedStatement in
+ * app/db/batch.server.ts).
+ */
+export function scheduleJobSql(onlyIf: SQL) {
+  const now = sql.placeholder('now')
+  return sql`INSERT INTO ${jobs} (id, type, payload, status, attempts, run_at, created_at, updated_at) SELECT ${sql.placeholder('jobId')}, ${sql.placeholder('jobType')}, ${sql.placeholder('jobPayload')}, 'pending', 0, ${sql.placeholder('jobRunAt')}, ${now}, ${now} WHERE ${onlyIf} ON CONFLICT (id) DO UPDATE SET type = excluded.type, payload = excluded.payload, status = 'pending', run_at = excluded.run_at, attempts = 0, locked_until = NULL, last_error = NULL, updated_at = excluded.updated_at WHERE ${jobs.status} <> 'pending'`
+}
+
+export function jobParams(job: ScheduledJob, now: number) {
+  return {
+    jobId: job.id,
+    jobType: job.type,
+    jobPayload: JSON.stringify(job.payload),
+    jobRunAt: job.runAt.getTime(),
+    now,
+  }
 }
 
 /** Wait before the next try after `attempts` failed ones: 1 min, 2, 4, 8 … */

@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { type Database, database } from '~/db/client.server'
-import { commentReactions, comments, events, taskShares, tasks } from '~/db/schema'
+import { commentReactions, comments, events, notifications, taskShares, tasks } from '~/db/schema'
 import {
   createUser,
   createComment as insertComment,
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../tests/helpers/factories'
-import { addComment, deleteComment, toggleReaction } from './comments.server'
+import { addComment, deleteComment, toggleReaction, updateComment } from './comments.server'
 import { NotFound } from './errors'
 import { toSessionUser } from './sessions.server'
 import { deleteTask, setTaskStatus, updateTask } from './tasks.server'
@@ -67,6 +67,21 @@ describe('a rule that changed between the check and the batch', () => {
       }),
     ).rejects.toThrow(NotFound)
     expect(await db.select().from(comments).where(eq(comments.taskId, task.id))).toEqual([])
+    expect(await eventsOf(task.id)).toEqual([])
+  })
+
+  test('a share revoked meanwhile takes no edit and notifies nobody it mentions', async () => {
+    const { owner, shared, task, revoke } = await world()
+    const comment = await insertComment(db, { taskId: task.id, userId: shared.id, content: 'Draft' })
+    await expect(
+      updateComment(withChangeBeforeBatch(revoke), shared, comment.id, `@${owner.name} please look`),
+    ).rejects.toThrow(NotFound)
+    const [row] = await db
+      .select({ content: comments.content })
+      .from(comments)
+      .where(eq(comments.id, comment.id))
+    expect(row?.content).toBe('Draft')
+    expect(await db.select().from(notifications).where(eq(notifications.commentId, comment.id))).toEqual([])
     expect(await eventsOf(task.id)).toEqual([])
   })
 

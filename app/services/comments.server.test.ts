@@ -10,7 +10,7 @@ import {
 } from '../../tests/helpers/factories'
 import { CommentEditSchema, NewCommentSchema } from './comment-schemas'
 import {
-  type Actor,
+  type Author,
   addComment,
   COMMENT_NOT_FOUND,
   COMMENT_RATE_LIMIT,
@@ -41,8 +41,14 @@ const db = database()
 
 type UserRow = Awaited<ReturnType<typeof createUser>>
 
-function actorOf(user: UserRow): Actor {
-  return { id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerifiedAt !== null }
+function actorOf(user: UserRow): Author {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
+    image: user.image,
+  }
 }
 
 let ada: UserRow
@@ -123,6 +129,15 @@ describe('posting', () => {
     expect(listed.map((c) => c.id)).toContain(comment.id)
     const [event] = await db.select().from(events).where(eq(events.type, 'comment-added')).limit(1)
     expect(event).toMatchObject({ topic: 'comments', taskId: privateTaskId })
+  })
+
+  test('what posting answers is the comment exactly as the discussion then lists it', async () => {
+    const pictured = await createUser(db, { name: 'Pia Pictured', image: 'https://example.test/pia.png' })
+    const taskId = (await insertTask(db, { userId: pictured.id })).id
+    const { comment: root } = await post(pictured, taskId, '  First words  ')
+    const { comment: reply } = await post(pictured, taskId, 'A reply', { parentCommentId: root.id })
+    expect(await listComments(db, actorOf(pictured), taskId)).toEqual([root, reply])
+    expect(root.userImage).toBe('https://example.test/pia.png')
   })
 
   test('blank text and text over 5,000 characters are refused by the shared schema', () => {

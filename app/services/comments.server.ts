@@ -1,19 +1,41 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
-import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
+import {
+  firstRow,
+  preparedStatement,
+  rowsAffected,
+  type Statement,
+  writeBatch,
+  wroteJustBefore,
+} from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { commentReactions, commentRevisions, comments, notifications, tasks, users } from '~/db/schema'
 import type { ReactionType } from '~/domain/constants'
-import { appendEventStatement } from '~/events/log.server'
+import { appendEventStatement, preparedEventStatement } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
 import { Conflict, Forbidden, NotFound } from './errors'
-import { mentionEmailJobStatements } from './mention-emails.server'
-import { mentionableFor, recipientsOf } from './mentions.server'
+import { preparedMentionEmailJob } from './mention-emails.server'
+import { mentionableFor, mentionScope, recipientsOf } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
-import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
+import {
+  countAttemptSql,
+  hasAllowanceSql,
+  type RateLimitRule,
+  rateLimitParams,
+  readWindowSql,
+  spentWindowRefusal,
+} from './rate-limit.server'
 import type { SessionUser } from './session-user'
-import { canSeeTask, getTask, TASK_NOT_FOUND, type Viewer, visibleToSql } from './tasks.server'
+import {
+  canSeeTask,
+  getTask,
+  isTaskVisibleSql,
+  TASK_NOT_FOUND,
+  type Viewer,
+  visibilityParams,
+  visibleToSql,
+} from './tasks.server'
 
 /**
  * The rules of comments (docs/product-rules.md §1, §2):
@@ -43,6 +65,8 @@ export const COMMENT_RATE_LIMIT: RateLimitRule = {
 }
 
 export type Actor = Pick<SessionUser, 'id' | 'name' | 'email' | 'emailVerified'>
+/** Who posts: as the session read them, with what the new comment shows of them. */
+export type Author = Actor & Pick<SessionUser, 'image'>
 
 /** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the comments section shows. */
 export type CommentView = {
@@ -131,8 +155,15 @@ export async function listComments(db: Database, viewer: Viewer, taskId: string)
   return rows.map(toView)
 }
 
-async function readComment(db: Executor, commentId: string) {
-  const [row] = await selectCommentViews(db, eq(comments.id, commentId)).limit(1)
+/** One comment as the discussion shows it, read after each change to it. */
+const commentById = preparedPerDatabase((db) =>
+  selectCommentViews(db, eq(comments.id, sql.placeholder('commentId')))
+    .limit(1)
+    .prepare(),
+)
+
+async function readComment(db: Database, commentId: string) {
+  const [row] = await commentById(db).all({ commentId })
   if (!row) throw new NotFound(COMMENT_NOT_FOUND)
   return toView(row)
 }
@@ -161,42 +192,81 @@ async function findOwnComment(db: Executor, actor: Actor, commentId: string) {
 /**
  * Posts a comment or a reply and notifies the people it mentions. Returns the comment and how
  * many people were notified (the toast says so).
+ *
+ * One batch, one commit: the comment (only while the task is visible to the author and their
+ * rate-limit window has allowance left), its event, the window's count, and each mention's
+ * notification, event and e-mail job, all conditional on the comment. A refused comment writes
+ * nothing; the window read back at the end says whether the limit refused it.
  */
 export async function addComment(
   db: Database,
-  actor: Actor,
+  actor: Author,
   input: NewComment,
 ): Promise<{ comment: CommentView; notified: number }> {
-  await consumeRateLimit(db, `comment:user:${actor.id}`, COMMENT_RATE_LIMIT)
-  const access = await getTask(db, actor, input.taskId)
-  const parentCommentId = input.parentCommentId
-    ? await threadRootOf(db, access.task.id, input.parentCommentId)
-    : null
-  const recipients = recipientsOf(input.content, input.mentions, await mentionableFor(db, access), actor.id)
+  const scope = await mentionScope(db, actor, input.taskId)
+  const taskId = scope.task.id
+  const parentCommentId = input.parentCommentId ? await threadRootOf(db, taskId, input.parentCommentId) : null
+  const recipients = recipientsOf(input.content, input.mentions, await mentionableFor(db, scope), actor.id)
 
   const commentId = crypto.randomUUID()
   const now = Date.now()
-  // The task must still be visible to the author as the batch runs: a share revoked since the
-  // check above writes nothing.
-  const [added] = await writeBatch(db, [
-    db.run(
-      sql`INSERT INTO ${comments} (id, task_id, user_id, parent_comment_id, content, created_at, updated_at) SELECT ${commentId}, ${access.task.id}, ${actor.id}, ${parentCommentId}, ${input.content}, ${now}, ${now} WHERE ${taskVisibleSql(actor, access.task.id)}`,
-    ),
-    appendEventStatement(
+  const values = {
+    ...visibilityParams(actor, taskId),
+    ...rateLimitParams(`comment:user:${actor.id}`, COMMENT_RATE_LIMIT, now),
+    commentId,
+    parentCommentId,
+    content: input.content,
+  }
+  const results = await writeBatch(db, [
+    insertCommentStatement(db, values),
+    commentAddedEvent(
       db,
       {
         topic: 'comments',
         type: 'comment-added',
-        taskId: access.task.id,
-        payload: { taskId: access.task.id, commentId, userId: actor.id, parentCommentId },
+        taskId,
+        payload: { taskId, commentId, userId: actor.id, parentCommentId },
       },
-      wroteJustBefore,
+      values,
     ),
-    ...(await mentionStatements(db, actor, access.task.id, commentId, input.content, recipients)),
+    countCommentStatement(db, values),
+    ...mentionStatements(db, actor, taskId, commentId, input.content, recipients, now),
+    readCommentWindow(db, values),
   ])
-  if (rowsAffected(added) === 0) throw new NotFound(TASK_NOT_FOUND)
-  return { comment: await readComment(db, commentId), notified: recipients.length }
+  if (rowsAffected(results[0]) === 0) {
+    throw (
+      spentWindowRefusal(COMMENT_RATE_LIMIT, firstRow(results.at(-1)), now) ?? new NotFound(TASK_NOT_FOUND)
+    )
+  }
+  // Just written by this batch, so what it holds is known: no read back.
+  const comment = toView({
+    id: commentId,
+    taskId,
+    userId: actor.id,
+    userName: actor.name,
+    userImage: actor.image,
+    content: input.content,
+    createdAt: new Date(now),
+    updatedAt: new Date(now),
+    parentCommentId,
+    editedAt: null,
+    deletedAt: null,
+    reactions: '[]',
+    revisions: '[]',
+  })
+  return { comment, notified: recipients.length }
 }
+
+/** The comment as this batch writes it: its instant is the batch's (`now`). */
+const commentWrittenSql = sql`EXISTS (SELECT 1 FROM ${comments} WHERE ${comments.id} = ${sql.placeholder('commentId')} AND ${comments.updatedAt} = ${sql.placeholder('now')})`
+
+const insertCommentStatement = preparedStatement(
+  () =>
+    sql`INSERT INTO ${comments} (id, task_id, user_id, parent_comment_id, content, created_at, updated_at) SELECT ${sql.placeholder('commentId')}, ${sql.placeholder('taskId')}, ${sql.placeholder('viewerId')}, ${sql.placeholder('parentCommentId')}, ${sql.placeholder('content')}, ${sql.placeholder('now')}, ${sql.placeholder('now')} WHERE ${isTaskVisibleSql} AND ${hasAllowanceSql}`,
+)
+const commentAddedEvent = preparedEventStatement(wroteJustBefore)
+const countCommentStatement = preparedStatement(() => countAttemptSql(commentWrittenSql))
+const readCommentWindow = preparedStatement(() => readWindowSql)
 
 /** Replies hang under the thread's first comment, so a reply to a reply stays in its thread. */
 async function threadRootOf(db: Executor, taskId: string, parentCommentId: string) {
@@ -209,34 +279,41 @@ async function threadRootOf(db: Executor, taskId: string, parentCommentId: strin
   return parent.parentCommentId ?? parent.id
 }
 
-/** Whether the task is visible to the viewer as the batch reaches this statement. */
-function taskVisibleSql(viewer: Viewer, taskId: string) {
-  return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${taskId} AND ${visibleToSql(viewer)})`
-}
+const insertMentionStatement = preparedStatement(
+  () =>
+    sql`INSERT INTO ${notifications} (id, recipient_id, task_id, comment_id, type, from_user_id, content, is_read, created_at) SELECT ${sql.placeholder('notificationId')}, ${sql.placeholder('recipientId')}, ${sql.placeholder('taskId')}, ${sql.placeholder('commentId')}, 'mention', ${sql.placeholder('fromUserId')}, ${sql.placeholder('content')}, 0, ${sql.placeholder('now')} WHERE ${commentWrittenSql}`,
+)
+const mentionEvent = preparedEventStatement(wroteJustBefore)
+const mentionEmailJob = preparedMentionEmailJob(commentWrittenSql)
 
 /**
- * The mentions a comment makes, for the batch that writes it: a notification and a `mention`
- * event per person, written only if the comment was (a batch whose guard skipped the comment
- * skips them too), and the e-mails of those who are away.
+ * The mentions a comment makes, for the batch that writes it (at `now`, its instant): a
+ * notification and a `mention` event per person, and the e-mail of each who is away, all
+ * written only if the batch wrote the comment (a batch whose guard skipped it skips them too).
  */
-async function mentionStatements(
+function mentionStatements(
   db: Database,
   actor: Actor,
   taskId: string,
   commentId: string,
   content: string,
   recipients: { id: string }[],
-): Promise<Statement[]> {
-  if (recipients.length === 0) return []
-  const commentExists = sql`EXISTS (SELECT 1 FROM ${comments} WHERE ${comments.id} = ${commentId})`
-  const now = Date.now()
-  const perRecipient = recipients.flatMap((recipient) => {
+  now: number,
+): Statement[] {
+  return recipients.flatMap((recipient) => {
     const notificationId = crypto.randomUUID()
+    const values = {
+      notificationId,
+      recipientId: recipient.id,
+      taskId,
+      commentId,
+      fromUserId: actor.id,
+      content,
+      now,
+    }
     return [
-      db.run(
-        sql`INSERT INTO ${notifications} (id, recipient_id, task_id, comment_id, type, from_user_id, content, is_read, created_at) SELECT ${notificationId}, ${recipient.id}, ${taskId}, ${commentId}, 'mention', ${actor.id}, ${content}, 0, ${now} WHERE ${commentExists}`,
-      ),
-      appendEventStatement(
+      insertMentionStatement(db, values),
+      mentionEvent(
         db,
         {
           topic: 'comments',
@@ -244,17 +321,11 @@ async function mentionStatements(
           taskId,
           payload: { taskId, commentId, notificationId, recipientId: recipient.id, fromUserId: actor.id },
         },
-        wroteJustBefore,
+        values,
       ),
+      mentionEmailJob(db, recipient.id, values, now),
     ]
   })
-  return [
-    ...perRecipient,
-    ...(await mentionEmailJobStatements(
-      db,
-      recipients.map((recipient) => recipient.id),
-    )),
-  ]
 }
 
 /**
@@ -294,7 +365,7 @@ export async function updateComment(
       },
       wroteJustBefore,
     ),
-    ...(await mentionStatements(db, actor, comment.taskId, commentId, content, recipients)),
+    ...mentionStatements(db, actor, comment.taskId, commentId, content, recipients, now),
   ])
   if (rowsAffected(edited) === 0) throw new NotFound(COMMENT_NOT_FOUND)
   return readComment(db, commentId)
@@ -303,11 +374,6 @@ export async function updateComment(
 /** The actor's own comment, not deleted, on a task they still see, as the batch reaches this. */
 function ownLiveCommentSql(actor: Actor, commentId: string) {
   return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.user_id = ${actor.id} AND c.deleted_at IS NULL AND ${visibleToSql(actor)})`
-}
-
-/** A comment, not deleted, on a task the viewer still sees, as the batch reaches this. */
-function liveCommentSql(viewer: Viewer, commentId: string) {
-  return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.deleted_at IS NULL AND ${visibleToSql(viewer)})`
 }
 
 /**
@@ -397,45 +463,44 @@ export async function toggleReaction(
   type: ReactionType,
 ): Promise<{ commentId: string; reactions: string; isActive: boolean }> {
   const { comment } = await findLiveComment(db, actor, commentId)
-  const isLive = liveCommentSql(actor, commentId)
-  const reactionExists = sql`EXISTS (SELECT 1 FROM ${commentReactions} WHERE ${commentReactions.commentId} = ${commentId} AND ${commentReactions.userId} = ${actor.id} AND ${commentReactions.type} = ${type})`
-  const reactionEvent = (isActive: boolean) =>
-    appendEventStatement(
-      db,
-      {
-        topic: 'comments',
-        type: 'reaction-changed',
-        taskId: comment.taskId,
-        payload: { taskId: comment.taskId, commentId, userId: actor.id, type, isActive },
-      },
-      sql`${isLive} AND ${isActive ? reactionExists : sql`NOT ${reactionExists}`}`,
-    )
+  const now = Date.now()
+  const values = { ...visibilityParams(actor, comment.taskId), commentId, type, now }
+  const reactionEvent = (isActive: boolean) => ({
+    topic: 'comments' as const,
+    type: 'reaction-changed' as const,
+    taskId: comment.taskId,
+    payload: { taskId: comment.taskId, commentId, userId: actor.id, type, isActive },
+  })
   // Add the reaction, or, when it is already there (the insert wrote nothing), remove it; the
   // primary key keeps concurrent toggles from ever counting a person twice.
   const [added, removed, , , state] = await writeBatch(db, [
-    db.run(
-      sql`INSERT INTO ${commentReactions} (comment_id, user_id, type, created_at) SELECT ${commentId}, ${actor.id}, ${type}, ${Date.now()} WHERE ${isLive} ON CONFLICT DO NOTHING`,
-    ),
-    db
-      .delete(commentReactions)
-      .where(
-        and(
-          sql`changes() = 0`,
-          eq(commentReactions.commentId, commentId),
-          eq(commentReactions.userId, actor.id),
-          eq(commentReactions.type, type),
-          isLive,
-        ),
-      ),
-    reactionEvent(true),
-    reactionEvent(false),
-    db.all<{ isActive: number }>(sql`SELECT ${reactionExists} AS isActive`),
+    addReactionStatement(db, values),
+    removeReactionStatement(db, values),
+    reactionAddedEvent(db, reactionEvent(true), values),
+    reactionRemovedEvent(db, reactionEvent(false), values),
+    readReactionStatement(db, values),
   ])
   if (rowsAffected(added) === 0 && rowsAffected(removed) === 0) throw new NotFound(COMMENT_NOT_FOUND)
-  const isActive = Boolean((state as { isActive: number }[])[0]?.isActive)
+  const isActive = Boolean(firstRow(state)?.isActive)
   const { reactions } = await readComment(db, commentId)
   return { commentId, reactions, isActive }
 }
+
+/** The comment, not deleted, on its task, which the reacting person still sees as the batch runs. */
+const isReactableSql = sql`EXISTS (SELECT 1 FROM ${comments} c WHERE c.id = ${sql.placeholder('commentId')} AND c.task_id = ${sql.placeholder('taskId')} AND c.deleted_at IS NULL) AND ${isTaskVisibleSql}`
+const reactionExistsSql = sql`EXISTS (SELECT 1 FROM ${commentReactions} r WHERE r.comment_id = ${sql.placeholder('commentId')} AND r.user_id = ${sql.placeholder('viewerId')} AND r.type = ${sql.placeholder('type')})`
+
+const addReactionStatement = preparedStatement(
+  () =>
+    sql`INSERT INTO ${commentReactions} (comment_id, user_id, type, created_at) SELECT ${sql.placeholder('commentId')}, ${sql.placeholder('viewerId')}, ${sql.placeholder('type')}, ${sql.placeholder('now')} WHERE ${isReactableSql} ON CONFLICT DO NOTHING`,
+)
+const removeReactionStatement = preparedStatement(
+  () =>
+    sql`DELETE FROM ${commentReactions} WHERE changes() = 0 AND comment_id = ${sql.placeholder('commentId')} AND user_id = ${sql.placeholder('viewerId')} AND type = ${sql.placeholder('type')} AND ${isReactableSql}`,
+)
+const reactionAddedEvent = preparedEventStatement(sql`${isReactableSql} AND ${reactionExistsSql}`)
+const reactionRemovedEvent = preparedEventStatement(sql`${isReactableSql} AND NOT ${reactionExistsSql}`)
+const readReactionStatement = preparedStatement(() => sql`SELECT ${reactionExistsSql} AS isActive`)
 
 /**
  * What the comments section of the task modal starts from: the discussion, whom the viewer may

@@ -7,7 +7,7 @@ import { createJobRunner } from '~/jobs/jobs.server'
 import { createSession } from '~/services/sessions.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import { NewCommentSchema } from './comment-schemas'
-import { type Actor, addComment } from './comments.server'
+import { type Author, addComment } from './comments.server'
 import {
   getMentionEmailSetting,
   isOnline,
@@ -34,11 +34,12 @@ let ada: UserRow
 let grace: UserRow
 let taskId: string
 
-const actorOf = (user: UserRow): Actor => ({
+const actorOf = (user: UserRow): Author => ({
   id: user.id,
   name: user.name,
   email: user.email,
   emailVerified: user.emailVerifiedAt !== null,
+  image: user.image,
 })
 
 beforeEach(async () => {

@@ -1,11 +1,12 @@
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { preparedStatement } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { notifications, sessions, users } from '~/db/schema'
 import { queueEmail } from '~/email/outbox.server'
 import { mentionEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { INBOX_PATH } from '~/inbox'
-import { scheduleJobStatement } from '~/jobs/jobs.server'
+import { jobParams, scheduleJobSql } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
 import { NotFound } from './errors'
 import { listMentionsToEmail } from './notifications.server'
@@ -41,32 +42,30 @@ export async function isOnline(db: Executor, userId: string, now = new Date()) {
 }
 
 /**
- * The jobs for the batch that creates mentions: the e-mail of each recipient who is away and wants
- * it. One job per person (keyed by their id), so mentions batch into it. Who is away is read
- * before the batch; a job for someone who came back meanwhile finds nothing to send.
+ * The e-mail job of one person a mention names, as a statement of the batch that creates the
+ * mention, its SQL built once: one job per person (keyed by their id), so mentions batch into it.
+ * It is scheduled only when `onlyIf` holds and, as the batch reaches it, the person is away and
+ * wants the e-mail; one who comes back later finds nothing sent (see the job below).
  */
-export async function mentionEmailJobStatements(db: Executor, recipientIds: string[], now = new Date()) {
-  if (recipientIds.length === 0) return []
-  const away = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        inArray(users.id, recipientIds),
-        eq(users.emailOnMention, true),
-        isNotNull(users.emailVerifiedAt),
-        sql`NOT ${isOnlineSql(users.id, now)}`,
+export function preparedMentionEmailJob(onlyIf: SQL) {
+  const recipientId = sql.placeholder('recipientId')
+  const isAwayAndWantsIt = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${recipientId} AND ${users.emailOnMention} = 1 AND ${users.emailVerifiedAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.userId} = ${recipientId} AND ${sessions.lastSeenAt} >= ${sql.placeholder('onlineSince')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}))`
+  const statement = preparedStatement(() => scheduleJobSql(sql`${onlyIf} AND ${isAwayAndWantsIt}`))
+  return (db: Executor, recipient: string, values: Record<string, unknown>, now = Date.now()) =>
+    statement(db, {
+      ...values,
+      ...jobParams(
+        {
+          id: `${MENTION_EMAIL_JOB}:${recipient}`,
+          type: MENTION_EMAIL_JOB,
+          payload: { recipientId: recipient },
+          runAt: new Date(now + env().MENTION_EMAIL_DELAY_MINUTES * 60_000),
+        },
+        now,
       ),
-    )
-  const runAt = new Date(now.getTime() + env().MENTION_EMAIL_DELAY_MINUTES * 60_000)
-  return away.map(({ id }) =>
-    scheduleJobStatement(db, {
-      id: `${MENTION_EMAIL_JOB}:${id}`,
-      type: MENTION_EMAIL_JOB,
-      payload: { recipientId: id },
-      runAt,
-    }),
-  )
+      recipientId: recipient,
+      onlineSince: now - ONLINE_WINDOW_MS,
+    })
 }
 
 /**

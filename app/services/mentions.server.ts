@@ -1,8 +1,16 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
-import { users } from '~/db/schema'
+import type { Database } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
+import { taskShares, tasks, users } from '~/db/schema'
 import { findMentions, type Mentionable } from '~/utils/mentions'
-import { type Access, getTask, type Viewer } from './tasks.server'
+import { NotFound } from './errors'
+import {
+  isTaskVisibleSql,
+  TASK_NOT_FOUND,
+  type TaskView,
+  type Viewer,
+  visibilityParams,
+} from './tasks.server'
 
 /**
  * Who may be mentioned on a task (docs/product-rules.md §1):
@@ -12,24 +20,93 @@ import { type Access, getTask, type Viewer } from './tasks.server'
  * - a public task allows no mentions at all, so its page leaks nobody's e-mail;
  * - anyone else sees the task only because it is public, so the list is empty for them too.
  */
-export async function mentionableUsers(db: Executor, viewer: Viewer, taskId: string): Promise<Mentionable[]> {
-  return mentionableFor(db, await getTask(db, viewer, taskId))
+export async function mentionableUsers(db: Database, viewer: Viewer, taskId: string): Promise<Mentionable[]> {
+  return mentionableFor(db, await mentionScope(db, viewer, taskId))
 }
 
-export async function mentionableFor(db: Executor, access: Access): Promise<Mentionable[]> {
-  const { task } = access
+/**
+ * What the rule needs of a task and of how the viewer stands to it. `Access` (getTask) carries it;
+ * `mentionScope` reads only this.
+ */
+export type MentionScope = {
+  task: Pick<TaskView, 'id' | 'userId' | 'isPublic' | 'sharedWith'>
+  isOwner: boolean
+  isShared: boolean
+}
+
+const mentionableColumns = { id: users.id, name: users.name, email: users.email, image: users.image }
+
+/** The people the task is shared with, once they verified that address, as sharing requires. */
+const verifiedSharesOf = preparedPerDatabase((db) =>
+  db
+    .select(mentionableColumns)
+    .from(users)
+    .where(
+      and(
+        inArray(
+          sql`lower(${users.email})`,
+          db
+            .select({ email: taskShares.email })
+            .from(taskShares)
+            .where(eq(taskShares.taskId, sql.placeholder('taskId'))),
+        ),
+        isNotNull(users.emailVerifiedAt),
+      ),
+    )
+    .orderBy(users.name)
+    .prepare(),
+)
+
+const userById = preparedPerDatabase((db) =>
+  db
+    .select(mentionableColumns)
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare(),
+)
+
+export async function mentionableFor(db: Database, scope: MentionScope): Promise<Mentionable[]> {
+  const { task } = scope
   if (task.isPublic) return []
-  const columns = { id: users.id, name: users.name, email: users.email, image: users.image }
-  if (access.isOwner) {
+  if (scope.isOwner) {
     if (task.sharedWith.length === 0) return []
-    return db
-      .select(columns)
-      .from(users)
-      .where(and(inArray(sql`lower(${users.email})`, task.sharedWith), isNotNull(users.emailVerifiedAt)))
-      .orderBy(users.name)
+    return verifiedSharesOf(db).all({ taskId: task.id })
   }
-  if (access.isShared) return db.select(columns).from(users).where(eq(users.id, task.userId))
+  if (scope.isShared) return userById(db).all({ userId: task.userId })
   return []
+}
+
+/** A task as the mention rule sees it, in one prepared read, for a viewer who may see it. */
+const taskScopeOf = preparedPerDatabase((db) =>
+  db
+    .select({
+      id: tasks.id,
+      userId: tasks.userId,
+      isPublic: tasks.isPublic,
+      shares: sql<string>`(SELECT json_group_array(s.email) FROM ${taskShares} s WHERE s.task_id = ${tasks}.id)`,
+    })
+    .from(tasks)
+    .where(and(eq(tasks.id, sql.placeholder('taskId')), isTaskVisibleSql))
+    .limit(1)
+    .prepare(),
+)
+
+/**
+ * The task as the rule above needs it, without building its whole view (subtask progress, the
+ * names of the people it is shared with) as getTask does. As there, only the owner learns whom it
+ * is shared with; NotFound when the viewer may not see the task.
+ */
+export async function mentionScope(db: Database, viewer: Viewer, taskId: string): Promise<MentionScope> {
+  const params = visibilityParams(viewer, taskId)
+  const [row] = await taskScopeOf(db).all(params)
+  if (!row) throw new NotFound(TASK_NOT_FOUND)
+  const shares = JSON.parse(row.shares) as string[]
+  const isOwner = viewer?.id === row.userId
+  return {
+    task: { id: row.id, userId: row.userId, isPublic: row.isPublic, sharedWith: isOwner ? shares : [] },
+    isOwner,
+    isShared: !isOwner && params.email !== null && shares.includes(params.email),
+  }
 }
 
 /**
