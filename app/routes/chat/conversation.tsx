@@ -65,10 +65,14 @@ export function Conversation({
   const [isHydrated, setIsHydrated] = useState(false)
   const composer = useRef<HTMLTextAreaElement>(null)
   const isSending = useIsPending({ intent: 'send' })
+  // An answer still being written when the page loaded is followed; only then. The loader says
+  // `isRunning` again after each navigation (the first answer moves the chat to its own address),
+  // and a `true` that arrives before the server heard a Stop must not reopen the stopped stream.
+  const [isRunningOnLoad] = useState(isRunning)
   const chat = useChat({
     id: chatId,
     messages: initialMessages,
-    resume: isRunning,
+    resume: isRunningOnLoad,
     experimental_throttle: 50,
     transport: new DefaultChatTransport({
       api: '/api/chat',
