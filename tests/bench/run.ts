@@ -57,6 +57,12 @@ const ROUNDS = numberFromEnv('BENCH_ROUNDS', 3)
 const ROUND_SECONDS = Math.ceil(numberFromEnv('BENCH_ROUND_SECONDS', 2))
 /** Comma-separated target ids to run only those (e.g. while profiling); all by default. */
 const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
+/**
+ * A folder for a CPU profile of our server (log off) under the load, written when it stops: open
+ * the `.cpuprofile` in Chrome's DevTools. `BENCH_PROFILE_DIR=/tmp/prof BENCH_TARGETS=task`.
+ */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR
+const profileArgs = () => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [])
 
 const BUDGET = {
   serverStack: 0.9,
@@ -387,7 +393,7 @@ async function main() {
 
     console.log('Starting servers…')
     await Promise.all([
-      start('ours', ['server.js']),
+      start('ours', [...profileArgs(), 'server.js']),
       start('oursLogged', ['server.js'], true),
       start('reactRouter', ['tests/bench/servers/bare-react-router.mjs']),
       start('floor', ['tests/bench/servers/floor.mjs']),
