@@ -21,6 +21,7 @@ import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/menti
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
+import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/settings'
@@ -132,8 +133,9 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
 }
 
-export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+export default function Settings({ loaderData, actionData: answered }: Route.ComponentProps) {
   const { account, sessions, emailOnMention } = loaderData
+  const actionData = useKeptActionData(answered)
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
       <div className="flex items-center gap-4">

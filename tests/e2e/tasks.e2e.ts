@@ -90,6 +90,28 @@ test('create a task: a two-character title is refused beside the field, then the
   await expect(group(page, 'My tasks').getByRole('heading')).toHaveText('My tasks (1)')
 })
 
+test('a live update of the list keeps the errors the create form is showing', async ({
+  person,
+  signedInPage: page,
+  javaScriptEnabled,
+}, testInfo) => {
+  test.skip(!javaScriptEnabled, 'the list updates itself only with JavaScript')
+  await page.goto('/task')
+  await listReady(page, javaScriptEnabled)
+  const form = newTask(page)
+  await form.getByLabel('Title').fill('ab')
+  await form.getByRole('button', { name: 'Create task' }).click()
+  const error = form.getByText('Title must be at least 3 characters', { exact: true })
+  await expect(error).toBeVisible()
+
+  // A task made elsewhere (another tab, the API) reloads the list while the error is being read.
+  const text = uniqueTitle('Made in another tab', testInfo.project.name)
+  await createTaskThroughApi(person, { text })
+  await expect(row(group(page, 'My tasks'), text)).toBeVisible()
+  await expect(error).toBeVisible()
+  await expect(form.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true')
+})
+
 test('the modal, opened from the list and from links on any page, shows what the spec lists', async ({
   newPerson,
   pageFor,

@@ -11,6 +11,7 @@ import { requestStop, runningStream, waitForStream } from '~/services/chat-strea
 import { type ChatSummary, getOwnChat, listSavedChats } from '~/services/chats.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
+import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/page'
 import { Conversation } from './conversation'
@@ -97,7 +98,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultSh
   return formData?.get('intent') === 'stop' ? false : defaultShouldRevalidate
 }
 
-export default function ChatPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function ChatPage({ loaderData, actionData: answered }: Route.ComponentProps) {
+  const actionData = useKeptActionData(answered)
   const { chats, chat } = loaderData
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 md:flex-row">

@@ -16,6 +16,7 @@ import { isDomainError } from '~/services/errors'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
+import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/chat'
 
@@ -74,8 +75,9 @@ const VISIBILITY_CHOICES = [
 
 export default function SavedChat({
   loaderData: { chat, isOwner, messages },
-  actionData,
+  actionData: answered,
 }: Route.ComponentProps) {
+  const actionData = useKeptActionData(answered)
   const isSaving = useIsPending({ intent: 'share' })
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">

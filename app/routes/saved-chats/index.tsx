@@ -14,6 +14,7 @@ import { type ChatSummary, deleteChat, listSavedChats, renameChat } from '~/serv
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
+import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
 
@@ -49,7 +50,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   )
 }
 
-export default function SavedChats({ loaderData: { chats }, actionData }: Route.ComponentProps) {
+export default function SavedChats({ loaderData: { chats }, actionData: answered }: Route.ComponentProps) {
+  const actionData = useKeptActionData(answered)
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-3">

@@ -28,6 +28,7 @@ import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { withSearchParams } from '~/utils/search-params'
 import { useHydrated } from '~/utils/use-hydrated'
+import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/index'
 import { TaskGroup, useTaskRows } from './task-group'
@@ -69,8 +70,9 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
 }
 
-export default function TaskList({ loaderData, actionData }: Route.ComponentProps) {
+export default function TaskList({ loaderData, actionData: answered }: Route.ComponentProps) {
   const { groups, filters, pageCount, parents } = loaderData
+  const actionData = useKeptActionData(answered)
   const { isPaused } = useRevalidateOnTaskEvents()
   const rows = useTaskRows()
   return (
