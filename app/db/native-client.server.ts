@@ -14,6 +14,7 @@ import {
   type Value,
 } from '@libsql/client'
 import Database from 'libsql'
+import { LRUCache } from 'lru-cache'
 
 /**
  * `@libsql/client`'s `Client` for an embedded file, over the native `libsql` driver it is built
@@ -70,12 +71,14 @@ type CompiledStatement = {
 /** One native connection, its pragmas set, and the statements compiled on it. */
 class Connection {
   readonly native: Database.Database
-  readonly #statements = new Map<string, CompiledStatement>()
-  readonly #capacity: number
+  /** Least recently used dropped first. */
+  readonly #statements: LRUCache<string, CompiledStatement>
 
   constructor(options: NativeClientOptions) {
     this.native = new Database(options.path, { timeout: options.busyTimeoutMs })
-    this.#capacity = options.statementsPerConnection ?? DEFAULT_STATEMENTS_PER_CONNECTION
+    this.#statements = new LRUCache({
+      max: options.statementsPerConnection ?? DEFAULT_STATEMENTS_PER_CONNECTION,
+    })
     try {
       // WAL lets readers run beside the writer (a no-op once the file is in WAL: it is stored in
       // it). In WAL mode NORMAL syncs at checkpoints, not at each commit: a crash of the process
@@ -91,18 +94,10 @@ class Connection {
 
   /** The statement compiled for `sql`, compiling it on first use. */
   statement(sql: string): CompiledStatement {
-    const cached = this.#statements.get(sql)
-    if (cached) {
-      // Most recently used last, so the first in the map is the one to drop.
-      this.#statements.delete(sql)
-      this.#statements.set(sql, cached)
-      return cached
-    }
-    const compiled = compile(this.native, sql)
-    this.#statements.set(sql, compiled)
-    if (this.#statements.size > this.#capacity) {
-      const oldest = this.#statements.keys().next().value
-      if (oldest !== undefined) this.#statements.delete(oldest)
+    let compiled = this.#statements.get(sql)
+    if (!compiled) {
+      compiled = compile(this.native, sql)
+      this.#statements.set(sql, compiled)
     }
     return compiled
   }
