@@ -29,7 +29,7 @@ export function ActionForm({ fetcher, intent, redirectTo, onSubmit, children, ..
   const location = useLocation()
   const submitOnce = useSubmitOnce(fetcher, { preventScrollReset: props.preventScrollReset })
   const FormElement: Fetcher['Form'] = fetcher?.Form ?? Form
-  const returnTo = redirectTo === true ? location.pathname + location.search : redirectTo
+  const returnTo = returnAddress(location, redirectTo)
   return (
     <FormElement method="post" {...props} onSubmit={submitOnce(onSubmit)}>
       <CsrfInput />
@@ -50,8 +50,16 @@ export function useListFormFields(redirectTo?: true | string) {
   const location = useLocation()
   return {
     csrfToken: useCsrfToken(),
-    returnTo: redirectTo === true ? location.pathname + location.search : redirectTo,
+    returnTo: returnAddress(location, redirectTo),
   }
+}
+
+/** The `redirectTo` field's value: this page as it is for `true`, else the address given. */
+function returnAddress(
+  location: { pathname: string; search: string },
+  redirectTo: true | string | undefined,
+) {
+  return redirectTo === true ? location.pathname + location.search : redirectTo
 }
 
 export type ListFormFields = ReturnType<typeof useListFormFields>
