@@ -26,10 +26,3 @@ export function StatusBadge({ status }: { status: string }) {
     </Badge>
   )
 }
-
-const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' })
-
-/** "November 22, 2026", the same on the server and in every browser (UTC). */
-export function formatLongDate(iso: string) {
-  return longDate.format(new Date(iso))
-}

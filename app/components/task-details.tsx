@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { Discussion } from '~/components/comments/comments-section'
-import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { PublicToggle, ShareForm, StatusForm, useViewHref } from '~/components/task-owner-forms'
 import { buttonClasses } from '~/components/ui/button'
 import type { TaskView } from '~/services/tasks.server'
+import { formatLongDate } from '~/utils/long-date'
 
 /** What the modal shows of a task the viewer may read: the loader's `modal` when it was found. */
 export interface LoadedTask {

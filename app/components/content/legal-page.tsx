@@ -1,5 +1,5 @@
-import { formatLongDate } from '~/components/content/dates'
 import { Prose } from '~/components/content/prose'
+import { formatLongDate } from '~/utils/long-date'
 
 type LegalPageProps = { title: string; updated: string | null; html: string }
 

@@ -1,5 +1,5 @@
-import { formatLongDate } from '~/components/content/dates'
 import { Badge } from '~/components/ui/badge'
+import { formatLongDate } from '~/utils/long-date'
 
 /** Who wrote a post, when, and how long it takes to read. */
 export function PostByline({

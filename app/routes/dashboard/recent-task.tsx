@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
-import { formatLongDate, PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import type { TaskView } from '~/services/tasks.server'
+import { formatLongDate } from '~/utils/long-date'
 
 /** A most-recent task as the task list shows it, opening in the task modal (`?task=`). */
 export function RecentTask({ title, task, empty }: { title: string; task: TaskView | null; empty: string }) {
