@@ -11,8 +11,8 @@ export default [
   // Content: docs, blog, changelog and legal pages from content/, and what crawlers and feed
   // readers fetch
   route('docs', 'routes/docs/layout.tsx', [
-    index('routes/docs/home.tsx'),
-    route('*', 'routes/docs/page.tsx'),
+    index('routes/docs/index.tsx'),
+    route('*', 'routes/docs/doc.tsx'),
   ]),
   route('blog', 'routes/blog/index.tsx'),
   route('blog/rss.xml', 'routes/blog/rss.ts'),
@@ -39,7 +39,7 @@ export default [
   route('login', 'routes/auth/login.tsx'),
   route('signup', 'routes/auth/signup.tsx'),
   route('logout', 'routes/auth/logout.ts'),
-  route('settings', 'routes/settings.tsx'),
+  route('settings', 'routes/settings/index.tsx'),
 
   // OAuth: the sign-in buttons start a flow at /login/github or /login/google; both providers send
   // people back to /login/callback (the redirect URI registered with them)
@@ -47,13 +47,13 @@ export default [
   route('login/:provider', 'routes/auth/login-provider.ts'),
 
   // Signed-in pages (each redirects visitors to /login?redirect=<path>)
-  route('dashboard', 'routes/dashboard.tsx'),
+  route('dashboard', 'routes/dashboard/index.tsx'),
   route('onboarding', 'routes/onboarding.tsx'),
   route('task', 'routes/tasks/index.tsx'),
   route('task/actions', 'routes/tasks/actions.tsx'),
   route('task/comments', 'routes/tasks/comments.tsx'),
   route('notifications', 'routes/notifications.tsx'),
-  route('chat/:chatId?', 'routes/chat/page.tsx'),
+  route('chat/:chatId?', 'routes/chat/index.tsx'),
   route('saved-chats', 'routes/saved-chats/index.tsx'),
 
   // Saved chats: one is readable by whoever its owner lets read it (404 for everyone else)

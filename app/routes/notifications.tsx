@@ -7,8 +7,8 @@ import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
 import { type ButtonSize, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
+import { handleIntent } from '~/http/refusals.server'
 import { INBOX_PATH } from '~/inbox'
-import { handleIntent } from '~/routes/refusals.server'
 import { NotificationIdSchema } from '~/services/comment-schemas'
 import {
   type InboxMention,

@@ -2,8 +2,8 @@ import { LegalPage } from '~/components/content/legal-page'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
+import { legalPageData } from './+parts/legal-page.server'
 import type { Route } from './+types/privacy'
-import { legalPageData } from './legal-page.server'
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   seo({

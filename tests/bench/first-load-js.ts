@@ -23,18 +23,18 @@ export const FIRST_LOAD_PAGES = [
   { path: '/', routes: ['root', 'routes/home'], isSignedIn: false, isBudgeted: true },
   {
     path: '/docs',
-    routes: ['root', 'routes/docs/layout', 'routes/docs/home'],
+    routes: ['root', 'routes/docs/layout', 'routes/docs/index'],
     isSignedIn: false,
     isBudgeted: true,
   },
   {
     path: '/docs/testing',
-    routes: ['root', 'routes/docs/layout', 'routes/docs/page'],
+    routes: ['root', 'routes/docs/layout', 'routes/docs/doc'],
     isSignedIn: false,
     isBudgeted: true,
   },
   { path: '/task', routes: ['root', 'routes/tasks/index'], isSignedIn: true, isBudgeted: true },
-  { path: '/dashboard', routes: ['root', 'routes/dashboard'], isSignedIn: true, isBudgeted: false },
+  { path: '/dashboard', routes: ['root', 'routes/dashboard/index'], isSignedIn: true, isBudgeted: false },
 ] as const
 
 export type FirstLoadJs = {

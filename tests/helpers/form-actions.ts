@@ -6,7 +6,7 @@ import * as login from '~/routes/auth/login'
 import * as startOAuth from '~/routes/auth/login-provider'
 import * as logout from '~/routes/auth/logout'
 import * as signup from '~/routes/auth/signup'
-import * as chat from '~/routes/chat/page'
+import * as chat from '~/routes/chat/index'
 import * as forgotPassword from '~/routes/email/forgot-password'
 import * as requestVerification from '~/routes/email/request-verification'
 import * as resetPassword from '~/routes/email/reset-password'
@@ -18,8 +18,8 @@ import * as checkout from '~/routes/payment/checkout'
 import * as theme from '~/routes/resources/theme'
 import * as savedChat from '~/routes/saved-chats/chat'
 import * as savedChats from '~/routes/saved-chats/index'
-import * as settings from '~/routes/settings'
 import * as billing from '~/routes/settings/billing'
+import * as settings from '~/routes/settings/index'
 import * as support from '~/routes/support'
 import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
@@ -128,7 +128,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
-    file: 'routes/chat/page.tsx',
+    file: 'routes/chat/index.tsx',
     action: chat.action,
     targets: [at('/chat'), at('/chat/fuzz-chat', { chatId: 'fuzz-chat' })],
     needsUser: true,
@@ -175,7 +175,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
-    file: 'routes/settings.tsx',
+    file: 'routes/settings/index.tsx',
     action: settings.action,
     targets: [at('/settings')],
     needsUser: true,

@@ -4,7 +4,7 @@ import ts from 'typescript'
 import { describe, expect, test } from 'vitest'
 
 /**
- * Dependencies point one way: routes → auth → services → db, with e-mail, events and jobs as the
+ * Dependencies point one way: routes → http, auth → services → db, with e-mail, events and jobs as the
  * infrastructure services build on, and utils and domain at the bottom, importable by all. A
  * lower layer that reaches up (a service importing auth, the schema importing a service) is how
  * the layers silently fuse; this reads every import under app/ and names each one that does.
@@ -104,8 +104,9 @@ const ALLOWED: Record<string, string[]> = {
 
 /** What each layer must never import (types included): the layers above it. */
 const FORBIDDEN: Record<string, string[]> = {
-  services: ['auth', 'routes', 'rpc', 'components', 'root'],
-  auth: ['routes', 'rpc', 'components', 'root'],
+  services: ['auth', 'http', 'routes', 'rpc', 'components', 'root'],
+  auth: ['http', 'routes', 'rpc', 'components', 'root'],
+  http: ['routes', 'rpc', 'components', 'root'],
 }
 
 function violations(edges: Edge[]) {

@@ -1,9 +1,9 @@
 import { createUIMessageStreamResponse } from 'ai'
 import { database } from '~/db/client.server'
-import { requireApiUser } from '~/routes/api/chat-door.server'
-import { refusalFor } from '~/routes/refusals.server'
+import { refusalFor } from '~/http/refusals.server'
 import { runningStream, tailStream } from '~/services/chat-streams.server'
 import { getOwnChat } from '~/services/chats.server'
+import { requireApiUser } from './+parts/chat-door.server'
 import type { Route } from './+types/chat-stream'
 
 /**

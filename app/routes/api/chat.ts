@@ -1,11 +1,11 @@
 import { createUIMessageStreamResponse } from 'ai'
 import { database } from '~/db/client.server'
-import { requireApiUser } from '~/routes/api/chat-door.server'
-import { refusalFor } from '~/routes/refusals.server'
+import { refusalFor } from '~/http/refusals.server'
 import { startAnswer } from '~/services/assistant/generate.server'
 import { chatModel } from '~/services/assistant/model.server'
 import { ChatRequestSchema } from '~/services/chat-schemas'
 import { tailStream } from '~/services/chat-streams.server'
+import { requireApiUser } from './+parts/chat-door.server'
 import type { Route } from './+types/chat'
 
 /**

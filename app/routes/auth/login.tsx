@@ -3,15 +3,15 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Link } from 'react-router'
 import { authenticateWithPassword } from '~/auth/authenticator.server'
 import { ActionForm } from '~/components/action-form'
+import { AuthCard } from '~/components/auth-card'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
-import { keepRetryAfter } from '~/routes/refusals.server'
+import { keepRetryAfter } from '~/http/refusals.server'
 import { SignInSchema } from '~/services/account-schemas'
 import { useIsPending } from '~/utils/pending'
+import { loadAuthPage, submitAuthForm } from './+parts/auth-page.server'
 import type { Route } from './+types/login'
-import { AuthCard } from './auth-card'
-import { loadAuthPage, submitAuthForm } from './auth-page.server'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Sign in | Threadwork' },

@@ -6,8 +6,8 @@ import { RepositoryInvitation } from '~/components/payments/repository-invitatio
 import { Alert, AlertTitle } from '~/components/ui/alert'
 import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
+import { refusalFor } from '~/http/refusals.server'
 import { BILLING_TERMS, findPlan } from '~/pricing'
-import { refusalFor } from '~/routes/refusals.server'
 import { getCheckoutState } from '~/services/payments/checkout.server'
 import {
   getRepositoryInvitation,

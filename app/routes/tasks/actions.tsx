@@ -1,7 +1,7 @@
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/routes/refusals.server'
+import { handleIntent } from '~/http/refusals.server'
 import { StatusSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'

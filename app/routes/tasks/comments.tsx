@@ -2,7 +2,7 @@ import { redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/routes/refusals.server'
+import { handleIntent } from '~/http/refusals.server'
 import {
   CommentEditSchema,
   CommentIdSchema,

@@ -20,7 +20,7 @@ import { ShareWithField, TASK_FIELD_CONSTRAINTS, TaskForm, type TaskFormFields }
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
-import { replyWithError } from '~/routes/refusals.server'
+import { replyWithError } from '~/http/refusals.server'
 import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
 import { createTask, listParentCandidates, listTaskGroups } from '~/services/tasks.server'
 import { redirectWithToast } from '~/toast.server'
@@ -30,8 +30,8 @@ import { withSearchParams } from '~/utils/search-params'
 import { useHydrated } from '~/utils/use-hydrated'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
+import { TaskGroup, useTaskRows } from './+parts/task-group'
 import type { Route } from './+types/index'
-import { TaskGroup, useTaskRows } from './task-group'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Task List | Threadwork' }]
 

@@ -4,8 +4,8 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { findDoc } from '~/services/content.server'
 import { publicPageHeaders } from '~/utils/public-cache.server'
 import { notFoundSeo, seo } from '~/utils/seo'
-import type { Route } from './+types/page'
-import { docPageData } from './doc-page.server'
+import { docPageData } from './+parts/doc-page.server'
+import type { Route } from './+types/doc'
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
   error || !loaderData

@@ -8,7 +8,7 @@ import { DeleteSection, PasswordSection, ProfileSection } from '~/components/set
 import { NotificationsSection } from '~/components/settings/notifications-section'
 import { SessionsSection } from '~/components/settings/sessions-section'
 import { database } from '~/db/client.server'
-import { replyWithError } from '~/routes/refusals.server'
+import { replyWithError } from '~/http/refusals.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
 import {
   changePassword,
@@ -24,7 +24,7 @@ import { readFormData } from '~/utils/form-data.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
-import type { Route } from './+types/settings'
+import type { Route } from './+types/index'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' }]
 

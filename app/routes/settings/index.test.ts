@@ -10,11 +10,11 @@ import { SESSION_NOT_FOUND } from '~/services/accounts.server'
 import { findSession } from '~/services/sessions.server'
 import { readToast } from '~/toast.server'
 import { verifyPassword } from '~/utils/crypto.server'
-import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../tests/helpers/auth'
-import { createTask, createUser, TEST_PASSWORD } from '../../tests/helpers/factories'
-import { visibleText } from '../../tests/helpers/html'
-import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
-import Settings, { action, loader } from './settings'
+import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../../tests/helpers/auth'
+import { createTask, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
+import { visibleText } from '../../../tests/helpers/html'
+import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../tests/helpers/route'
+import Settings, { action, loader } from './index'
 
 /**
  * /settings: every intent of its forms as the browser posts them (hidden `intent` field, the
@@ -200,14 +200,14 @@ describe('sessions', () => {
     const answer = await post({ intent: 'revoke-session', sessionId: stranger.session.id })
     const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
     const Page = createRoutesStub([
-      { id: 'routes/settings', path: '/settings', Component: Settings as never },
+      { id: 'routes/settings/index', path: '/settings', Component: Settings as never },
     ])
     const html = renderToString(
       createElement(Page, {
         initialEntries: ['/settings'],
         hydrationData: {
-          loaderData: { 'routes/settings': page.data },
-          actionData: { 'routes/settings': answer.data },
+          loaderData: { 'routes/settings/index': page.data },
+          actionData: { 'routes/settings/index': answer.data },
         },
       }),
     )
@@ -325,12 +325,12 @@ describe('the page', () => {
     const { browser } = await signedInUser(overrides)
     const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
     const Page = createRoutesStub([
-      { id: 'routes/settings', path: '/settings', Component: Settings as never },
+      { id: 'routes/settings/index', path: '/settings', Component: Settings as never },
     ])
     return renderToString(
       createElement(Page, {
         initialEntries: ['/settings'],
-        hydrationData: { loaderData: { 'routes/settings': page.data } },
+        hydrationData: { loaderData: { 'routes/settings/index': page.data } },
       }),
     )
   }

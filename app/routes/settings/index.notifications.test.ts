@@ -3,10 +3,10 @@ import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { users } from '~/db/schema'
 import { readToast } from '~/toast.server'
-import { callThroughMiddleware, signedInBrowser } from '../../tests/helpers/auth'
-import { createUser } from '../../tests/helpers/factories'
-import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
-import { action, loader } from './settings'
+import { callThroughMiddleware, signedInBrowser } from '../../../tests/helpers/auth'
+import { createUser } from '../../../tests/helpers/factories'
+import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../tests/helpers/route'
+import { action, loader } from './index'
 
 /**
  * /settings' "E-mail me when I'm mentioned": a checkbox in a real form. Ticked, the browser sends

@@ -5,11 +5,11 @@ import { createRoutesStub } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { users } from '~/db/schema'
-import { signedInBrowser } from '../../tests/helpers/auth'
-import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
-import { links, visibleText } from '../../tests/helpers/html'
-import { callLoader } from '../../tests/helpers/route'
-import Dashboard, { loader } from './dashboard'
+import { signedInBrowser } from '../../../tests/helpers/auth'
+import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
+import { links, visibleText } from '../../../tests/helpers/html'
+import { callLoader } from '../../../tests/helpers/route'
+import Dashboard, { loader } from './index'
 
 /**
  * /dashboard from its loader to its server-rendered HTML: the numbers come from the stats
@@ -31,12 +31,12 @@ async function dashboardOf(userId: string, cookie = '') {
 
 function render(loaderData: unknown) {
   const Page = createRoutesStub([
-    { id: 'routes/dashboard', path: '/dashboard', Component: Dashboard as never },
+    { id: 'routes/dashboard/index', path: '/dashboard', Component: Dashboard as never },
   ])
   return renderToString(
     createElement(Page, {
       initialEntries: ['/dashboard'],
-      hydrationData: { loaderData: { 'routes/dashboard': loaderData } },
+      hydrationData: { loaderData: { 'routes/dashboard/index': loaderData } },
     }),
   )
 }

@@ -4,8 +4,8 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { contentVersion, findDocsHome, NO_DOCS_MESSAGE, searchDocs } from '~/services/content.server'
 import { publicCacheHeaders, publicPageHeaders } from '~/utils/public-cache.server'
 import { seo } from '~/utils/seo'
-import type { Route } from './+types/home'
-import { docPageData } from './doc-page.server'
+import { docPageData } from './+parts/doc-page.server'
+import type { Route } from './+types/index'
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   if (loaderData?.kind === 'search') {

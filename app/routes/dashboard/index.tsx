@@ -16,11 +16,11 @@ import {
 } from '~/services/stats.server'
 import { useRevalidateWhenStale } from '~/utils/revalidate-when-stale'
 import { timeZoneFrom } from '~/utils/time-zone.server'
-import type { Route } from './+types/dashboard'
-import { shortDate } from './dashboard/format'
-import { OnboardingChecklist } from './dashboard/onboarding-checklist'
-import { RecentTask } from './dashboard/recent-task'
-import { InsightsPanel, StatCards } from './dashboard/stat-cards'
+import { shortDate } from './+parts/format'
+import { OnboardingChecklist } from './+parts/onboarding-checklist'
+import { RecentTask } from './+parts/recent-task'
+import { InsightsPanel, StatCards } from './+parts/stat-cards'
+import type { Route } from './+types/index'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Threadwork' }]
 
