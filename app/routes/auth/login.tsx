@@ -25,7 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function action(args: Route.ActionArgs) {
-  return submitAuthForm(args, SignInSchema, authenticateWithPassword)
+  return submitAuthForm(args, authenticateWithPassword)
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

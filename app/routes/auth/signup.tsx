@@ -29,7 +29,6 @@ export async function action(args: Route.ActionArgs) {
   // A new account is guided through onboarding, unless it was on its way somewhere.
   return submitAuthForm(
     args,
-    SignUpSchema,
     authenticateNewAccount,
     (user) => ({
       type: 'success',
