@@ -1,7 +1,7 @@
 import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
-  schema: './app/db/schema.ts',
+  schema: './app/db/schema/index.ts',
   out: './drizzle',
   // drizzle-kit's "turso" dialect speaks to file: and libsql:/http: URLs alike.
   dialect: 'turso',

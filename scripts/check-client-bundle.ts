@@ -13,7 +13,7 @@ import {
  * code, or when a page's first load holds more of our JavaScript than the budget allows
  * (tests/bench/first-load-js.ts; counted from the build's manifest, so it needs no server).
  *
- * Drizzle:  One page importing a constant from app/db/schema.ts (instead of app/domain/constants.ts)
+ * Drizzle:  One page importing a constant from app/db/schema/ (instead of app/domain/constants.ts)
  * ships drizzle's classes and every table definition to every visitor of that page (~24 KB), and
  * nothing else would notice.
  *

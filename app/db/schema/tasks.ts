@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm'
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+} from 'drizzle-orm/sqlite-core'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { users } from './accounts'
+import { createdAt, id, ms, updatedAt } from './columns'
+
+/** Tasks and the addresses they are shared with. */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    details: text('details'),
+    refLink: text('ref_link'),
+    priority: text('priority', { enum: PRIORITIES }).notNull().default('medium'),
+    status: text('status', { enum: STATUSES }).notNull().default('Not Started'),
+    isPublic: integer('is_public', { mode: 'boolean' }).notNull().default(false),
+    parentTaskId: text('parent_task_id').references((): AnySQLiteColumn => tasks.id, {
+      onDelete: 'cascade',
+    }),
+    hrs: integer('hrs').notNull().default(1),
+    completedAt: ms('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('tasks_user_created_idx').on(t.userId, t.createdAt),
+    index('tasks_user_status_idx').on(t.userId, t.status),
+    // The dashboard's aggregates read only these (app/services/stats.server.ts): its per-person
+    // totals and its completions by day never touch the table's rows.
+    index('tasks_user_completed_idx').on(t.userId, t.completedAt, t.parentTaskId, t.hrs, t.createdAt),
+    index('tasks_user_stats_idx').on(t.userId, t.parentTaskId, t.status, t.priority, t.hrs),
+    index('tasks_public_created_idx').on(t.isPublic, t.createdAt).where(sql`${t.isPublic} = 1`),
+    index('tasks_parent_idx').on(t.parentTaskId),
+    check('tasks_hrs_range', sql`${t.hrs} BETWEEN 1 AND 8`),
+    check('tasks_priority_valid', sql`${t.priority} IN ('high', 'medium', 'low')`),
+    check('tasks_status_valid', sql`${t.status} IN ('Not Started', 'In Progress', 'Completed')`),
+  ],
+)
+
+export const taskShares = sqliteTable(
+  'task_shares',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    /** Lower-cased. Access follows once a user has verified this address. */
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.email] }), index('task_shares_email_idx').on(t.email, t.taskId)],
+)
+
+export type Task = typeof tasks.$inferSelect
