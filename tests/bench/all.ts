@@ -8,7 +8,7 @@
  *
  *   npm run bench                                  every part
  *   npm run bench -- --sse-only [--subscribers N]  only the event streams (in run.ts)
- *   npm run bench -- --write-readme                also write the measured tables into README.md
+ *   npm run bench -- --write-readme                also write the tables into README.md and docs/performance.md
  */
 import { spawnSync } from 'node:child_process'
 

@@ -21,7 +21,8 @@
  * budgets and goals print PASS/FAIL; the ratios are a report, not a gate, but a page over its
  * first-load JavaScript budget (bytes, not timings: first-load-js.ts) makes the exit code 1. Our
  * servers' memory (RSS) is reported idle and at its peak under load. Results also go to
- * tests/bench/results/latest.json; `--write-readme` also writes the summary table into README.md.
+ * tests/bench/results/latest.json; `--write-readme` also writes its table into docs/performance.md and
+ * the goals into README.md.
  */
 import { randomBytes } from 'node:crypto'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -34,6 +35,7 @@ import type { RouterClient } from '@orpc/server'
 import autocannon from 'autocannon'
 import type { Router } from '~/rpc/router.server'
 import { freePort } from '../helpers/free-port'
+import { isWritingDocs, writeBenchSection } from './doc-sections'
 import { benchEventStreams, eventStreamOptions } from './event-streams'
 import { checkFirstLoadBudget, type FirstLoadJs, measureFirstLoadJs } from './first-load-js'
 import {
@@ -47,7 +49,6 @@ import {
   startServer,
   stopServer,
 } from './processes'
-import { isWritingReadme, writeReadmeSection } from './readme'
 
 const CONNECTIONS = 32
 // autocannon stops on whole seconds, so durations are whole seconds.
@@ -869,10 +870,10 @@ function report(input: {
   if (failures.some((n) => n > 0)) lines.push('WARNING: some requests failed (see the "failed" column).')
   console.log(lines.join('\n'))
 
-  const markdown = readmeTable({ targets, cell, ratio, goals, memory, load: input.load, firstLoad })
-  if (WRITE_README) {
-    writeReadmeSection('run', markdown)
-    console.log('\nREADME.md: the bench table is updated (between <!-- bench:run:start/end -->).')
+  if (WRITE_DOCS) {
+    writeBenchSection('run', runTable({ targets, cell, ratio, goals, memory, load: input.load, firstLoad }))
+    writeBenchSection('goals', goalsTable(goals))
+    console.log('\ndocs/performance.md and README.md: the bench tables are updated (bench:run, bench:goals).')
   }
 
   const resultsDir = resolve('tests/bench/results')
@@ -929,15 +930,42 @@ function report(input: {
   console.log(`\nResults written to ${resultsFile}`)
 }
 
+type GoalResult = { label: string; min: number; p99Ms?: number; value?: number; p99?: number; pass: boolean }
+
+/** Each goal with what it wants, what was measured and its verdict. */
+function goalRows(goals: GoalResult[]) {
+  const rows = ['| goal | wanted | measured | |', '|---|---|---|---|']
+  for (const goal of goals) {
+    const wanted = `≥ ${goal.min}x${goal.p99Ms ? `, p99 < ${goal.p99Ms} ms` : ''}`
+    const measured =
+      goal.value === undefined
+        ? 'not measured'
+        : `${fmt.ratio(goal.value)}${goal.p99Ms ? `, p99 ${fmt.ms(goal.p99 ?? 0)} ms` : ''}`
+    rows.push(
+      `| ${goal.label} | ${wanted} | ${measured} | ${goal.value === undefined ? '—' : goal.pass ? 'PASS' : 'FAIL'} |`,
+    )
+  }
+  return rows
+}
+
+/** The README's table: the goals alone (docs/performance.md has the rest). */
+function goalsTable(goals: GoalResult[]) {
+  return [
+    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (the goals are in \`tests/bench/run.ts\`):`,
+    '',
+    ...goalRows(goals),
+  ].join('\n')
+}
+
 /**
- * The README's table: every target with its req/s and p99 on each server, each goal with its
- * ratio and verdict, and memory, so the figures quoted there are a bench run's.
+ * docs/performance.md's table: every target with its req/s and p99 on each server, each goal with
+ * its ratio and verdict, and memory, so the figures quoted there are a bench run's.
  */
-function readmeTable(input: {
+function runTable(input: {
   targets: Target[]
   cell: (target: string, server: ServerKey) => Cell | undefined
   ratio: (target: string, server: ServerKey, base: ServerKey) => number | undefined
-  goals: { label: string; min: number; p99Ms?: number; value?: number; p99?: number; pass: boolean }[]
+  goals: GoalResult[]
   memory: Memory
   load: { before: number; after: number }
   firstLoad: FirstLoadJs
@@ -969,17 +997,7 @@ function readmeTable(input: {
         `${cpu(ours)} / ${cpu(floor)} | ${bare ? fmt.rps(bare.rps) : '—'} |`,
     )
   }
-  rows.push('', '| goal | wanted | measured | |', '|---|---|---|---|')
-  for (const goal of input.goals) {
-    const wanted = `≥ ${goal.min}x${goal.p99Ms ? `, p99 < ${goal.p99Ms} ms` : ''}`
-    const measured =
-      goal.value === undefined
-        ? 'not measured'
-        : `${fmt.ratio(goal.value)}${goal.p99Ms ? `, p99 ${fmt.ms(goal.p99 ?? 0)} ms` : ''}`
-    rows.push(
-      `| ${goal.label} | ${wanted} | ${measured} | ${goal.value === undefined ? '—' : goal.pass ? 'PASS' : 'FAIL'} |`,
-    )
-  }
+  rows.push('', ...goalRows(input.goals))
   rows.push(
     '',
     `Memory (RSS) of our server: ${mb(memory.idle)} idle after start, ${mb(memory.peak)} at the peak under load, ` +
@@ -990,7 +1008,7 @@ function readmeTable(input: {
   return rows.join('\n')
 }
 
-const WRITE_README = isWritingReadme()
+const WRITE_DOCS = isWritingDocs()
 const eventStreams = eventStreamOptions(process.argv.slice(2))
 if (!eventStreams.isOnly) await main()
 await benchEventStreams(eventStreams)

@@ -16,8 +16,8 @@ import { Agent, request } from 'node:http'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../helpers/free-port'
+import { isWritingDocs, writeBenchSection } from './doc-sections'
 import { runNode, type ServerProcess, startServer, stopServer } from './processes'
-import { isWritingReadme, writeReadmeSection } from './readme'
 
 const CONNECTIONS = 16
 const ROUND_SECONDS = 5
@@ -209,7 +209,7 @@ async function main() {
       `| **2 workers / 1 process** | **${results.ratios.read.toFixed(2)}x** | | **${results.ratios.write.toFixed(2)}x** | |`,
     ].join('\n')
     console.log(`\n### Scale: one process vs WEB_CONCURRENCY=2\n\n${table}`)
-    if (isWritingReadme()) writeReadmeSection('scale', table)
+    if (isWritingDocs()) writeBenchSection('scale', table)
     mkdirSync(join(root, 'tests/bench/results'), { recursive: true })
     writeFileSync(join(root, 'tests/bench/results/scale.json'), `${JSON.stringify(results, null, 2)}\n`)
   } finally {

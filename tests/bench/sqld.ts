@@ -22,8 +22,8 @@ import { createClient } from '@libsql/client'
 import autocannon from 'autocannon'
 import { startSqld } from '../fixtures/sqld'
 import { freePort } from '../helpers/free-port'
+import { isWritingDocs, writeBenchSection } from './doc-sections'
 import { serverEnv, startServer, stopServer } from './processes'
-import { isWritingReadme, writeReadmeSection } from './readme'
 
 const ROUNDS = 3
 const DRIVER_SECONDS = 2
@@ -254,7 +254,7 @@ async function main() {
       `Medians of interleaved rounds on a shared machine (load average ${(loadavg()[0] ?? 0).toFixed(1)} at the end), each side one process; the load generator, the servers and sqld share its cores. Measured by \`npm run bench\` (tests/bench/sqld.ts) on ${new Date().toISOString().slice(0, 10)}.`,
     ]
     console.log(`\n${lines.join('\n')}`)
-    if (isWritingReadme()) writeReadmeSection('sqld', lines.join('\n').replaceAll('### ', '#### '))
+    if (isWritingDocs()) writeBenchSection('sqld', lines.join('\n'))
     mkdirSync(join(root, 'tests/bench/results'), { recursive: true })
     writeFileSync(
       join(root, 'tests/bench/results/sqld.json'),
