@@ -16,7 +16,7 @@ import { openEventSource, readRawStream } from '../helpers/sse'
 /**
  * The event streams over real HTTP with a real SSE client: what arrives, in which order, for whom,
  * after a reconnect, and that nothing is left behind when clients leave. The doors are the
- * production ones (server/event-streams.ts) on a bare node:http server; the writes are the
+ * production ones (app/streams/event-streams.server.ts) on a bare node:http server; the writes are the
  * services', so each event comes from the transaction of its change.
  */
 
