@@ -9,13 +9,15 @@ import { CSRF_HEADER, issueCsrfToken } from '~/auth/csrf.server'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
 import { env } from '~/env.server'
-import { createSession, revokeSession } from '~/services/sessions.server'
+import { createSession, revokeSession, toSessionUser } from '~/services/sessions.server'
+import { createTask as createTaskAs } from '~/services/tasks.server'
 import { eventStreams } from '~/streams/event-streams.server'
 import { createApp } from '../../server/app'
 import { fastPaths } from '../../server/fast-paths'
 import { createComment, createTask, createUser, shareTask } from '../helpers/factories'
 import { rpcRequest } from '../helpers/rpc'
 import { routerRequests } from '../helpers/server-build'
+import { readRawStream } from '../helpers/sse'
 
 /**
  * Every door ahead of React Router (server/fast-paths.ts) answers as the router path would: the
@@ -200,7 +202,13 @@ function expectSame(answers: Record<Side, Answer>, what: string) {
  */
 type Case = { door: string; name: string; ask: Ask | (() => Ask); states: readonly SessionState[] }
 
-type Fixture = { privateTask: string; publicTask: string; sharee: string; stranger: string }
+type Fixture = {
+  privateTask: string
+  publicTask: string
+  sharee: string
+  stranger: string
+  shareeUser: ReturnType<typeof toSessionUser>
+}
 /** Made once the database is migrated: the cases read it when they run. */
 const the = {} as Fixture
 
@@ -217,6 +225,7 @@ beforeAll(async () => {
     publicTask: publicTask.id,
     sharee: sharee.id,
     stranger: stranger.id,
+    shareeUser: toSessionUser(sharee),
   })
 })
 
@@ -364,6 +373,34 @@ describe('the cases can fail', () => {
     expect(stream.on.body).toMatch(/^retry: 3000\n\nid: \d+\nevent: ready\n/)
     expect(stream.on.reachedRouter).toBe(false)
     expect(stream.on.headers['x-frame-options']).toBe('DENY')
+  })
+
+  test('a stream either way hears the same live event, and lets go when its client leaves', async () => {
+    // The streams of the cases before have all let go, whichever way they were served.
+    await waitFor(() => eventStreams().openStreams === 0)
+    const before = eventStreams().openStreams
+    expect(before).toBe(0)
+    const { cookie } = await browserIn('valid', the.sharee)
+    const streams = await Promise.all(
+      (['on', 'off'] as const).map((side) => readRawStream(`${origins[side]}/api/events/tasks`, { cookie })),
+    )
+    for (const stream of streams) await stream.waitFor('ready')
+    expect(eventStreams().openStreams).toBe(before + 2)
+    const task = await createTaskAs(db, the.shareeUser, {
+      text: 'Heard both ways',
+      priority: 'medium',
+      status: 'Not Started',
+      hrs: 1,
+      isPublic: false,
+      sharedWith: [],
+    })
+    const [on, off] = await Promise.all(
+      streams.map((stream) => stream.waitFor('task-created', (event) => event.data.taskId === task.id)),
+    )
+    expect(on).toEqual(off)
+    for (const stream of streams) stream.abort()
+    await waitFor(() => eventStreams().openStreams === before)
+    expect(eventStreams().openStreams).toBe(before)
   })
 
   test('a refusal is the same words both ways', async () => {
