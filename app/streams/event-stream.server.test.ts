@@ -1,7 +1,13 @@
 import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { expect, test } from 'vitest'
-import { EventStream, frameOf, MAX_UNSENT_BYTES, ResponseEventStream } from './event-stream.server'
+import {
+  type EventSink,
+  EventStream,
+  frameOf,
+  MAX_UNSENT_BYTES,
+  ResponseEventStream,
+} from './event-stream.server'
 
 /** A response whose client never reads: every byte written stays unsent. */
 function stalledResponse() {
@@ -26,22 +32,23 @@ function stalledResponse() {
   return res
 }
 
-test('a client that stops reading is cut off with a retry hint once its unsent bytes pass the bound', () => {
-  const res = stalledResponse()
-  const stream = new EventStream(res as unknown as ServerResponse, { retryMs: 3000 })
-  stream.open()
-  const frame = frameOf({
-    id: 1,
-    topic: 'tasks',
-    type: 'task-updated',
-    taskId: 't',
-    payload: { taskId: 't' },
-  })
+const frame = frameOf({ id: 1, topic: 'tasks', type: 'task-updated', taskId: 't', payload: { taskId: 't' } })
+
+/** Sends the same frame to a client that never reads, until the stream cuts it off; how many went. */
+function sendUntilCutOff(stream: EventSink) {
   let sent = 0
   while (!stream.isClosed && sent < 100_000) {
     stream.send(frame)
     sent += 1
   }
+  return sent
+}
+
+test('a client that stops reading is cut off with a retry hint once its unsent bytes pass the bound', () => {
+  const res = stalledResponse()
+  const stream = new EventStream(res as unknown as ServerResponse, { retryMs: 3000 })
+  stream.open()
+  sendUntilCutOff(stream)
   expect(res.isDestroyed).toBe(true)
   expect(res.writableLength).toBeGreaterThan(MAX_UNSENT_BYTES)
   expect(res.writableLength).toBeLessThan(MAX_UNSENT_BYTES + frame.length * 2)
@@ -70,18 +77,7 @@ test('through the router, a client that stops reading is cut off the same way, a
   stream.onClose(() => {
     closed += 1
   })
-  const frame = frameOf({
-    id: 1,
-    topic: 'tasks',
-    type: 'task-updated',
-    taskId: 't',
-    payload: { taskId: 't' },
-  })
-  let sent = 0
-  while (!stream.isClosed && sent < 100_000) {
-    stream.send(frame)
-    sent += 1
-  }
+  const sent = sendUntilCutOff(stream)
   expect(sent * frame.length).toBeGreaterThan(MAX_UNSENT_BYTES)
   expect(sent * frame.length).toBeLessThan(MAX_UNSENT_BYTES + frame.length * 2)
   expect(closed).toBe(1)
