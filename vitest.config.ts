@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 /**
@@ -6,7 +7,11 @@ import { defineConfig } from 'vitest/config'
  * dev server machinery (route module splitting, virtual modules) that plain node tests never need.
  */
 export default defineConfig({
-  resolve: { tsconfigPaths: true },
+  resolve: {
+    tsconfigPaths: true,
+    // server/app.ts imports the build Vite makes; tests assemble the same from app/routes.ts.
+    alias: { 'virtual:react-router/server-build': resolve('tests/helpers/server-build.ts') },
+  },
   test: {
     environment: 'node',
     include: [

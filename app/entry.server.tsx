@@ -6,7 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from 'react-router'
 import { ServerRouter } from 'react-router'
 import { nonceContext } from '~/context'
-import { isDatabaseUnavailable, markUnavailable } from '~/db/unavailable.server'
+import { isDatabaseUnavailable, logUnavailable, markUnavailable } from '~/db/unavailable.server'
 import { contentSecurityPolicy } from '~/security.server'
 import { DocumentCache, documentCacheKey } from '~/utils/document-cache.server'
 import { notModifiedResponse } from '~/utils/public-cache.server'
@@ -21,7 +21,7 @@ export const streamTimeout = 5_000
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (isDatabaseUnavailable(error)) {
     markUnavailable(context as RouterContextProvider)
-    console.error(`${request.method} ${new URL(request.url).pathname}: the database cannot be reached`)
+    logUnavailable(request.method, new URL(request.url).pathname)
     return
   }
   if (!request.signal.aborted) console.error(error)

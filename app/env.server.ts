@@ -27,6 +27,15 @@ const EnvSchema = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   /**
+   * `off` sends every request through React Router, even those answered ahead of it in production
+   * (/healthz, the event streams, unchanged polls of /api/rpc: server/fast-paths.ts). The answers
+   * are the same either way (a parity test proves it); only their cost differs.
+   */
+  FAST_PATHS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+  /**
    * Worker processes serving the one port (node:cluster, server/cluster.ts); unset, every core in
    * production and one process elsewhere.
    */

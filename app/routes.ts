@@ -70,9 +70,13 @@ export default [
   // Support group: health first, as the spec orders it
   route('tss', 'routes/tss.tsx'),
 
-  // Platform: health for load balancers, the RPC door, small resource actions
+  // Platform: health for load balancers, the RPC door, live updates, small resource actions.
+  // /healthz, the event streams and unchanged polls of /api/rpc are answered ahead of the router
+  // in production (server/fast-paths.ts); these routes answer them too, with FAST_PATHS=off
   route('healthz', 'routes/healthz.ts'),
   route('api/rpc/*', 'routes/api/rpc.ts'),
+  route('api/events/tasks', 'routes/api/events.ts', { id: 'routes/api/events-tasks' }),
+  route('api/events/comments', 'routes/api/events.ts', { id: 'routes/api/events-comments' }),
   route('api/csrf', 'routes/api/csrf.ts'),
   route('api/auth/*', 'routes/api/auth.ts'),
   route('api/stripe/webhook', 'routes/api/stripe-webhook.ts'),

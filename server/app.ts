@@ -19,13 +19,12 @@ import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
+import { eventStreams } from '~/streams/event-streams.server'
 import { bodyLimit } from './body-limits'
 import { isClusterWorker, joinSiblings, runPrimary, workerDatabaseUrl } from './cluster'
-import { createEventStreams, type EventStreams } from './event-streams'
-import { createHealthCheck } from './health-check'
+import { fastPathStep, fastPaths } from './fast-paths'
 import { createListener, hardenServer } from './listener'
 import { endOnReadError } from './static-read-errors'
-import { createVersionedReads } from './versioned-reads'
 
 /**
  * The production server: node:http with only what a request needs around React Router —
@@ -154,7 +153,8 @@ function nextNonce() {
   return noncePool.toString('base64', noncePoolOffset - 16, noncePoolOffset)
 }
 
-export function createApp(config: Env, eventStreams: EventStreams = createEventStreams(database())) {
+/** `clientDir`: the built browser files served as static files (tests point it elsewhere). */
+export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
   const handleRequest = createRequestHandler(serverBuild, config.NODE_ENV)
   const listener = createListener({
     publicOrigin: new URL(config.BASE_URL),
@@ -177,16 +177,13 @@ export function createApp(config: Env, eventStreams: EventStreams = createEventS
   const steps = [
     logRequests(config.LOG_REQUESTS),
     setSecurityHeaders(config.isProduction),
-    // Platform probes: one cheap answer, without the router (server/health-check.ts says why).
-    createHealthCheck(database),
-    // Long-lived streams skip compression and the router (server/event-streams.ts says why).
-    eventStreams.handle,
-    // Polls that find nothing new: a 304 or the answer kept for the version, without the router.
-    createVersionedReads(),
+    // The only requests answered ahead of compression and React Router, each with its reason
+    // (server/fast-paths.ts); FAST_PATHS=off sends them through the router like everything else.
+    ...(config.FAST_PATHS ? [fastPathStep(fastPaths({ db: database, eventStreams }))] : []),
     // Before the static files, so the JavaScript and CSS in /assets/ travel compressed too (the
     // build writes no .gz/.br files for sirv to send instead).
     compress as (req: IncomingMessage, res: ServerResponse, next: Next) => void,
-    serveStatic(resolve('build/client')),
+    serveStatic(resolve(clientDir)),
   ]
   return (req: IncomingMessage, res: ServerResponse) => {
     let index = 0
@@ -246,9 +243,10 @@ function serve(config: Env) {
   startHousekeeping()
   onShutdown(stopHousekeeping)
   // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
-  const eventStreams = createEventStreams(database())
-  onShutdown(() => eventStreams.close())
-  joinSiblings(eventStreams.broadcaster)
+  // One set of streams per process, whether the door ahead of the router or the route serves them.
+  const streams = eventStreams()
+  onShutdown(() => streams.close())
+  joinSiblings(streams.broadcaster)
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))
@@ -258,7 +256,7 @@ function serve(config: Env) {
   process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason))
 
   // Timeouts are checked every 2 s instead of Node's 30 s, so a slow client is cut off on time.
-  const server = createServer({ connectionsCheckingInterval: 2_000 }, createApp(config, eventStreams))
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, createApp(config))
   // An idle keep-alive connection outlives a proxy's idle timeout (60 s on most), so the proxy
   // closes it first; a request must arrive whole far sooner.
   hardenServer(server, { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 })

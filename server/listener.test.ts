@@ -257,3 +257,37 @@ describe('failures in the app', () => {
     expect(response).toMatch(/\r\n\r\n$/)
   })
 })
+
+describe('headers', () => {
+  it("adds the app's cookies to those a step before it set, and keeps every one", async () => {
+    const listener = createListener({
+      publicOrigin: new URL('https://app.example'),
+      trustProxy: false,
+      bodyLimit: () => 1024,
+      handle: async () => {
+        const headers = new Headers({ 'X-Frame-Options': 'SAMEORIGIN' })
+        headers.append('Set-Cookie', 'toast=1; Path=/')
+        headers.append('Set-Cookie', 'theme=dark; Path=/')
+        return new Response('ok', { headers })
+      },
+    })
+    // As server/app.ts runs it: security headers and a door's renewed session cookie come first.
+    server = createServer((req, res) => {
+      res.setHeader('X-Frame-Options', 'DENY')
+      res.setHeader('X-Content-Type-Options', 'nosniff')
+      res.appendHeader('Set-Cookie', 'tw_session=renewed; Path=/')
+      listener(req, res)
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    port = (server.address() as AddressInfo).port
+    const response = await fetch(`http://127.0.0.1:${port}/`)
+    expect(response.headers.getSetCookie()).toEqual([
+      'tw_session=renewed; Path=/',
+      'toast=1; Path=/',
+      'theme=dark; Path=/',
+    ])
+    expect(response.headers.get('X-Frame-Options')).toBe('SAMEORIGIN')
+    expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
+  })
+})

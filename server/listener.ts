@@ -194,9 +194,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer<Ar
 
 /** Streams the response, waiting for the socket to drain so a slow reader never piles it up. */
 async function writeResponse(res: ServerResponse, response: Response, isHead: boolean) {
-  const rawHeaders: string[] = []
-  for (const [name, value] of response.headers) rawHeaders.push(name, value)
-  res.writeHead(response.status, response.statusText, rawHeaders)
+  // Added to what the steps before the app set (security headers, a door's renewed session
+  // cookie): writeHead with a list would set each name in turn, keeping only the last cookie.
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') res.appendHeader(name, value)
+    else res.setHeader(name, value)
+  }
+  res.writeHead(response.status, response.statusText)
   if (!response.body || isHead) {
     await response.body?.cancel()
     res.end()

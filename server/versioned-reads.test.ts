@@ -11,6 +11,7 @@ import { toSessionUser } from '~/services/sessions.server'
 import { signedInBrowser } from '../tests/helpers/auth'
 import { createComment, createTask, createUser, shareTask } from '../tests/helpers/factories'
 import { answerThroughRpcRoute, rpcRequest } from '../tests/helpers/rpc'
+import { fastPathStep } from './fast-paths'
 import { createVersionedReads } from './versioned-reads'
 
 /**
@@ -26,7 +27,7 @@ let passedOn: string[] = []
 let close: () => Promise<void>
 
 beforeAll(async () => {
-  const step = createVersionedReads()
+  const step = fastPathStep([createVersionedReads()])
   const server = createServer((req: IncomingMessage, res: ServerResponse) =>
     step(req, res, () => {
       passedOn.push(`${req.method} ${req.url}`)

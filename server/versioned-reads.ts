@@ -1,11 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { findSessionAnywhere } from '~/auth/context.server'
-import { SESSION_COOKIE, sessionCookie } from '~/auth/session-cookie.server'
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
+import { beforeReading } from '~/auth/context.server'
 import { RPC_PREFIX } from '~/rpc/handler.server'
 import { answerFromVersion } from '~/rpc/versioned-reads.server'
-import type { ActiveSession } from '~/services/sessions.server'
-import { readCookie } from '~/utils/cookies.server'
+import { type Door, passOnFailure } from './door'
 
 const READS_PREFIX = `${RPC_PREFIX}/`
 
@@ -16,53 +13,41 @@ const READS_PREFIX = `${RPC_PREFIX}/`
  * session lookup and one index probe — without a Fetch Request, route matching and the root
  * middleware, which cost several times that. Everything else (a read that must be built, a
  * refusal, any other procedure or method) passes on to the route, which answers it as before.
- * The session is renewed as the route would: a renewed one gets its cookie.
+ * The session is looked up as the root middleware does (`beforeReading`): a renewed one gets its
+ * cookie, whether this step or the route answers.
  */
-export function createVersionedReads() {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url?.startsWith(READS_PREFIX)) return next()
-    const url = URL.parse(req.url, 'http://localhost')
-    if (!url) return next()
-    answer(req, res, url).then(
-      (isAnswered) => {
-        if (!isAnswered) next()
-      },
-      (error: unknown) => {
-        if (!isDatabaseUnavailable(error)) {
-          // The route meets the same problem, and answers it as it answers any failure.
-          console.error('Versioned read failed', error)
-          return next()
-        }
-        console.error(`${req.method} ${url.pathname}: ${UNAVAILABLE_MESSAGE}`)
-        const body = JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_MESSAGE })
-        res.writeHead(503, {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          'Cache-Control': 'no-store',
-          'Retry-After': String(RETRY_AFTER_SECONDS),
-        })
-        res.end(req.method === 'HEAD' ? undefined : body)
-      },
-    )
+export function createVersionedReads(): Door {
+  return {
+    matches: (req) =>
+      (req.method === 'GET' || req.method === 'HEAD') && Boolean(req.url?.startsWith(READS_PREFIX)),
+    handle(req, res, next) {
+      const url = URL.parse(req.url ?? '', 'http://localhost')
+      if (!url) return next()
+      answer(req, res, url).then(
+        (isAnswered) => {
+          if (!isAnswered) next()
+        },
+        passOnFailure(res, next),
+      )
+    },
   }
 }
 
 /** Sends what the version allows without the procedure; false when the route must answer. */
 async function answer(req: IncomingMessage, res: ServerResponse, url: URL) {
-  const token = readCookie(req.headers.cookie ?? null, SESSION_COOKIE)
   // Looked up only when the request is a versioned read: other procedures pass on at no cost.
-  const found: { session: ActiveSession | null } = { session: null }
+  // A renewed session's cookie goes out with this response, whether it is answered here or by
+  // the route, whose own lookup now finds nothing to renew (the request adapter adds the route's
+  // cookies to it, server/listener.ts).
   const caller = async () => {
-    found.session = token ? await findSessionAnywhere(token) : null
-    return found.session?.user ?? null
+    const { session, setCookies } = await beforeReading(req.headers.cookie)
+    if (setCookies.length > 0) res.appendHeader('Set-Cookie', setCookies)
+    return session?.user ?? null
   }
   const { known } = await answerFromVersion(url, caller, {
     ifNoneMatch: req.headers['if-none-match'] ?? null,
     acceptEncoding: req.headers['accept-encoding'] ?? null,
   })
-  // The lookup renewed the session (it was old enough): its cookie goes out with this response,
-  // whether it is answered here or by the route, whose own lookup now finds nothing to renew.
-  if (token && found.session?.isRenewed) res.setHeader('Set-Cookie', sessionCookie(token))
   if (!known) return false
   res.writeHead(known.status, known.headers)
   res.end(req.method === 'HEAD' || known.status === 304 ? undefined : known.body)

@@ -36,27 +36,41 @@ export function getAuth(request: Request, context: Readonly<RouterContextProvide
 
 async function resolveAuth(request: Request): Promise<Auth> {
   const cookies = request.headers.get('Cookie')
-  const setCookies: string[] = []
-  let session: ActiveSession | null = null
-  const token = readCookie(cookies, SESSION_COOKIE)
-  if (token) {
-    try {
-      session = await findSessionAnywhere(token)
-      if (session?.isRenewed) {
-        setCookies.push(sessionCookie(token))
-      }
-    } catch (error) {
-      // A database out of reach is not a signed-out person: the request answers 503.
-      if (isDatabaseUnavailable(error)) throw error
-      console.error('Auth error', error)
-    }
-  }
+  const { session, setCookies } = await beforeReading(cookies)
   const anonymousId = readCookie(cookies, ANONYMOUS_COOKIE)
   return {
     user: session?.user ?? null,
     session,
     csrfBinding: session ? `session:${session.id}` : anonymousId ? `anonymous:${anonymousId}` : null,
     setCookies,
+  }
+}
+
+/** Who is asking, as every request finds out before it reads anything. */
+export type Reader = {
+  session: ActiveSession | null
+  /** Cookies the response must carry: the session's, renewed when it was old enough. */
+  setCookies: string[]
+}
+
+/**
+ * What every request does before it reads: the session behind its cookie, renewed when it is old
+ * enough (its cookie then goes out with the answer). The one function the root middleware and
+ * every door ahead of React Router (server/fast-paths.ts) call, so an expired, revoked or renewed
+ * session is treated the same whichever answers. On any failure but an unreachable database the
+ * visitor counts as signed out and 'Auth error' is logged (the spec's rule).
+ */
+export async function beforeReading(cookies: string | null | undefined): Promise<Reader> {
+  const token = readCookie(cookies ?? null, SESSION_COOKIE)
+  if (!token) return { session: null, setCookies: [] }
+  try {
+    const session = await findSessionAnywhere(token)
+    return { session, setCookies: session?.isRenewed ? [sessionCookie(token)] : [] }
+  } catch (error) {
+    // A database out of reach is not a signed-out person: the request answers 503.
+    if (isDatabaseUnavailable(error)) throw error
+    console.error('Auth error', error)
+    return { session: null, setCookies: [] }
   }
 }
 
@@ -69,23 +83,6 @@ export async function findSessionAnywhere(token: string, db = database()) {
   const session = await findSession(db, token)
   if (session || !(await syncReplicaForMiss(db))) return session
   return findSession(db, token)
-}
-
-/**
- * The session behind a `Cookie` header, for the doors served ahead of React Router (event
- * streams, docs/decisions/023-event-streams-ahead-of-the-router.md). They renew no cookie: an
- * open stream outlives any renewal, and the page's next request renews it.
- */
-export async function sessionFromCookies(cookies: string | null | undefined) {
-  const token = readCookie(cookies ?? null, SESSION_COOKIE)
-  if (!token) return null
-  try {
-    return await findSessionAnywhere(token)
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw error
-    console.error('Auth error', error)
-    return null
-  }
 }
 
 export async function getUser(request: Request, context: Readonly<RouterContextProvider>) {

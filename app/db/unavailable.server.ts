@@ -65,6 +65,14 @@ export function wasUnavailable(context: RouterContextProvider) {
   return unavailable.has(context)
 }
 
+/**
+ * The one log line of a request the database could not serve, whichever way it was answered (the
+ * router's `handleError`, or a door ahead of it, server/fast-paths.ts).
+ */
+export function logUnavailable(method: string | undefined, pathname: string) {
+  console.error(`${method} ${pathname}: the database cannot be reached`)
+}
+
 /** The 503: `{code, message}` JSON under /api/ as every JSON door answers, a line of text elsewhere. */
 export function unavailableResponse(request: Request) {
   const headers = { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' }

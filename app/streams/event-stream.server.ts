@@ -2,7 +2,9 @@ import type { ServerResponse } from 'node:http'
 import type { LoggedEvent } from '~/events/log.server'
 
 /**
- * One `text/event-stream` response on a node:http socket. Events go out as the log's frames
+ * One `text/event-stream` response: on a node:http socket when the stream is served ahead of
+ * React Router (`EventStream`), or as a Fetch `Response` body when the route serves it
+ * (`ResponseEventStream`, with `FAST_PATHS=off`, server/fast-paths.ts). Events go out as the log's frames
  * (`id:` the cursor, `event:` the type, `data:` the payload as JSON); a comment line now and then
  * keeps idle connections and proxies open. A client that stops reading is cut off once its
  * unsent bytes pass a bound, rather than buffered without end: it reconnects with `Last-Event-ID`
@@ -46,7 +48,25 @@ function chunkOf(frame: Buffer): Buffer {
 
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n')
 
-export class EventStream {
+/** What a feed writes to (app/streams/feeds.server.ts), whichever way the stream is served. */
+export type EventSink = {
+  readonly isClosed: boolean
+  send(frame: Buffer): void
+  keepAlive(): void
+  end(): void
+}
+
+/** The headers every stream opens with: no compression, no proxy buffering. */
+export const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+}
+
+const retryFrame = (retryMs: number) => `retry: ${retryMs}\n\n`
+
+export class EventStream implements EventSink {
   #res: ServerResponse
   #retryMs: number
   #isClosed = false
@@ -63,16 +83,12 @@ export class EventStream {
     return this.#isClosed
   }
 
-  /** Sends the headers at once (no compression, no proxy buffering) and the reconnect delay. */
-  open() {
+  /** Sends the headers at once (and any cookie the session's lookup renewed) and the reconnect delay. */
+  open(setCookies: string[] = []) {
     this.#res.socket?.setNoDelay(true)
-    this.#res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    })
-    this.#res.write(`retry: ${this.#retryMs}\n\n`)
+    if (setCookies.length > 0) this.#res.appendHeader('Set-Cookie', setCookies)
+    this.#res.writeHead(200, EVENT_STREAM_HEADERS)
+    this.#res.write(retryFrame(this.#retryMs))
   }
 
   /**
@@ -105,5 +121,73 @@ export class EventStream {
     this.#isClosed = true
     this.#res.end(`: too far behind, reconnect\nretry: ${this.#retryMs}\n\n`)
     this.#res.destroy()
+  }
+}
+
+/**
+ * A stream as a Fetch `Response` body, for the route (app/routes/api/events.ts): the same frames,
+ * the same bound on what may wait unsent for a slow client. It ends when the client leaves (the
+ * request's signal) or the server's writer stops reading.
+ */
+export class ResponseEventStream implements EventSink {
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  #isClosed = false
+  #retryMs: number
+  #onClose: () => void = () => {}
+  readonly response: Response
+
+  constructor({ retryMs, signal }: { retryMs: number; signal: AbortSignal }) {
+    this.#retryMs = retryMs
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller
+          controller.enqueue(Buffer.from(retryFrame(retryMs)))
+        },
+        cancel: () => this.#closed(),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNSENT_BYTES }),
+    )
+    this.response = new Response(body, { status: 200, headers: EVENT_STREAM_HEADERS })
+    if (signal.aborted) this.#closed()
+    else signal.addEventListener('abort', () => this.end(), { once: true })
+  }
+
+  get isClosed() {
+    return this.#isClosed
+  }
+
+  /** Called once when the stream ends, however it ends. */
+  onClose(callback: () => void) {
+    this.#onClose = callback
+    if (this.#isClosed) callback()
+  }
+
+  send(frame: Buffer) {
+    if (this.#isClosed || !this.#controller) return
+    this.#controller.enqueue(frame)
+    if ((this.#controller.desiredSize ?? 0) < 0) this.#cutOff()
+  }
+
+  keepAlive() {
+    this.send(KEEP_ALIVE)
+  }
+
+  end() {
+    if (this.#isClosed) return
+    this.#controller?.close()
+    this.#closed()
+  }
+
+  /** A client too slow to read: nothing more is queued for it; it reconnects once it reads the end. */
+  #cutOff() {
+    this.#controller?.enqueue(Buffer.from(`: too far behind, reconnect\nretry: ${this.#retryMs}\n\n`))
+    this.end()
+  }
+
+  #closed() {
+    if (this.#isClosed) return
+    this.#isClosed = true
+    this.#onClose()
   }
 }

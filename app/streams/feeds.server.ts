@@ -3,7 +3,7 @@ import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.
 import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
 import type { Viewer } from '~/services/tasks.server'
 import { audienceOf, audiencesOf, type Broadcaster } from './broadcaster.server'
-import { controlFrame, type EventStream, frameOf } from './event-stream.server'
+import { controlFrame, type EventSink, frameOf } from './event-stream.server'
 
 /**
  * What one person is told of the log. Access is decided for every event from its task's audience
@@ -61,7 +61,7 @@ const PAGE_SIZE = 500
 export async function follow(
   db: Database,
   broadcaster: Broadcaster,
-  stream: EventStream,
+  stream: EventSink,
   feed: Feed,
   resumeAfter: number | null,
 ) {

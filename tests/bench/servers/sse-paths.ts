@@ -5,7 +5,7 @@
  * - `route`: what a React Router resource route does: a Fetch `Request` per connection and a
  *   `Response` with a `ReadableStream` body, piped to the socket by our request adapter
  *   (server/listener.ts), which is what serves every route module;
- * - `direct`: a node:http response written to as events come, as server/event-streams.ts does.
+ * - `direct`: a node:http response written to as events come, as the stream door does (app/streams/event-streams.server.ts).
  *
  * `GET /stream` subscribes (`event: ready` first); `POST /emit` sends one event to every
  * subscriber. Run: `node --import tsx tests/bench/servers/sse-paths.ts route|direct` with PORT.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { createEventStreams } from './event-streams'
+import { createEventStreams } from './event-streams.server'
 
 test('a request target no URL parser accepts is passed on to the adapter, never thrown', () => {
   const streams = createEventStreams(database())
