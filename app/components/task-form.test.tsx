@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, test } from 'vitest'
 import { plainTaskFields, TASK_FIELD_CONSTRAINTS, TaskForm } from '~/components/task-form'
-import { DetailsSchema, HrsSchema, TaskTextSchema } from '~/services/task-schemas'
+import { DetailsSchema, HrsSchema, TaskFieldsSchema, TaskTextSchema } from '~/services/task-schemas'
+import { z } from '~/utils/zod'
 
 /**
  * The task modal's edit form is checked by the browser alone (the modal is on every page, and
@@ -66,4 +67,62 @@ test('a task to edit fills the form, each label naming its control, with the bro
   expect(control('Hours')).toMatch(/type="number" min="1" max="8" step="1" name="hrs" value="3"/)
   // Blank forms show hints; a task being edited has its own words.
   expect(html).not.toContain('placeholder="')
+})
+
+/**
+ * Every control of the form against what the schema itself says of its field (its JSON Schema,
+ * as zod derives it): a field the browser is told less or more than the server checks fails here,
+ * whichever of the two changed.
+ */
+test('each control of the form carries exactly the limits the schema sets for its field', () => {
+  const html = renderToStaticMarkup(
+    <TaskForm
+      fields={plainTaskFields('edit', {
+        text: 'Draft the agenda',
+        details: null,
+        refLink: null,
+        priority: 'high',
+        status: 'In Progress',
+        hrs: 3,
+      })}
+      priorities={['high', 'medium', 'low']}
+      statuses={['Not Started', 'In Progress', 'Completed']}
+    />,
+  )
+  const schema = z.toJSONSchema(TaskFieldsSchema, { io: 'input' }) as {
+    properties: Record<string, Record<string, unknown>>
+    required: string[]
+  }
+  const controls = [...html.matchAll(/<(?:input|textarea|select)\b[^>]*>/g)].map(([tag]) =>
+    Object.fromEntries([...tag.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, name, value]) => [name, value])),
+  )
+  expect(controls.map((control) => control.name)).toEqual([
+    'text',
+    'details',
+    'refLink',
+    'priority',
+    'status',
+    'hrs',
+  ])
+  for (const control of controls) {
+    const field = schema.properties[control.name ?? ''] ?? {}
+    const number = (value: string | undefined) => (value === undefined ? undefined : Number(value))
+    expect({
+      name: control.name,
+      required: control.required !== undefined,
+      minLength: number(control.minLength),
+      maxLength: number(control.maxLength),
+      min: number(control.min),
+      max: number(control.max),
+      step: number(control.step),
+    }).toEqual({
+      name: control.name,
+      required: schema.required.includes(control.name ?? ''),
+      minLength: field.minLength,
+      maxLength: field.maxLength,
+      min: field.minimum,
+      max: field.maximum,
+      step: field.multipleOf,
+    })
+  }
 })

@@ -6,6 +6,7 @@ import {
   SelectField,
   TextareaField,
 } from '~/components/forms'
+import { TASK_LIMITS } from '~/domain/constants'
 import type { TaskView } from '~/services/tasks.server'
 
 /**
@@ -28,13 +29,14 @@ export function ShareWithField({ meta }: { meta: FieldMeta & { allErrors?: Recor
 export type TaskFormFields = Record<'text' | 'details' | 'refLink' | 'priority' | 'status' | 'hrs', FieldMeta>
 
 /**
- * The task's fields as the browser checks them where no script does (the schema in
- * `services/task-schemas.ts` says the same, and its test holds the two together).
+ * The task's fields as the browser checks them where no script does: the limits the schema in
+ * `services/task-schemas.ts` is built from, so the two cannot disagree (its test renders them).
  */
 export const TASK_FIELD_CONSTRAINTS = {
-  text: { required: true, minLength: 3, maxLength: 200 },
-  details: { maxLength: 500 },
-  hrs: { min: 1, max: 8, step: 1 },
+  text: TASK_LIMITS.text,
+  details: TASK_LIMITS.details,
+  refLink: TASK_LIMITS.refLink,
+  hrs: TASK_LIMITS.hrs,
 } satisfies Record<string, FieldConstraint>
 
 /**
@@ -83,7 +85,7 @@ export function plainTaskFields(
   return {
     text: plainField(id('text'), 'text', task.text, TASK_FIELD_CONSTRAINTS.text),
     details: plainField(id('details'), 'details', task.details ?? '', TASK_FIELD_CONSTRAINTS.details),
-    refLink: plainField(id('ref'), 'refLink', task.refLink ?? ''),
+    refLink: plainField(id('ref'), 'refLink', task.refLink ?? '', TASK_FIELD_CONSTRAINTS.refLink),
     priority: plainField(id('priority'), 'priority', task.priority),
     status: plainField(id('status'), 'status', task.status),
     hrs: plainField(id('hrs'), 'hrs', String(task.hrs), TASK_FIELD_CONSTRAINTS.hrs),

@@ -21,3 +21,16 @@ export type Priority = (typeof PRIORITIES)[number]
 export type Status = (typeof STATUSES)[number]
 export type ReactionType = (typeof REACTION_TYPES)[number]
 export type ChatVisibility = (typeof CHAT_VISIBILITIES)[number]
+
+/**
+ * A task's limits. The zod schemas (services/task-schemas.ts) are built from them and the task
+ * forms hand them to the browser (components/task-form.tsx), so the two cannot disagree, and a
+ * page learns them without shipping zod. The names are the HTML attributes they become.
+ */
+export const TASK_LIMITS = {
+  text: { required: true, minLength: 3, maxLength: 200 },
+  details: { maxLength: 500 },
+  refLink: { maxLength: 2048 },
+  hrs: { min: 1, max: 8, step: 1 },
+  sharedWith: { maxItems: 50 },
+} as const

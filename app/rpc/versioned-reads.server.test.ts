@@ -1,10 +1,20 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { updateComment } from '~/services/comments.server'
+import { toSessionUser } from '~/services/sessions.server'
+import { COMMENT_VIEW_SHAPE, MENTIONABLE_SHAPE, TASK_VIEW_SHAPE } from '~/services/view-fields'
 import { signedInBrowser } from '../../tests/helpers/auth'
-import { createComment, createTask, createUser } from '../../tests/helpers/factories'
-import { answerThroughRpcRoute, rpcRequest } from '../../tests/helpers/rpc'
-import { builtAnswersCache, compressedAnswer } from './versioned-reads.server'
+import { createComment, createTask, createUser, shareTask } from '../../tests/helpers/factories'
+import { answerThroughRpcRoute, readRpcJson, rpcRequest } from '../../tests/helpers/rpc'
+import {
+  ANSWER_SHAPES,
+  answerFromVersion,
+  answerShape,
+  builtAnswersCache,
+  compressedAnswer,
+  type VersionedRead,
+} from './versioned-reads.server'
 
 const bytes = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>
 
@@ -66,6 +76,86 @@ describe('a versioned read over the door', () => {
     async (path) => {
       const response = await answerThroughRpcRoute(rpcRequest(path, undefined, { method: 'GET' }))
       expect(response.status).toBe(404)
+    },
+  )
+})
+
+describe('an answer’s shape, from its view’s fields, is part of its ETag', () => {
+  test('a field added, renamed or removed at any depth changes the shape; their order does not', () => {
+    const shape = answerShape(COMMENT_VIEW_SHAPE)
+    const { revisions, ...topLevel } = COMMENT_VIEW_SHAPE
+    expect(answerShape({ ...COMMENT_VIEW_SHAPE, pinned: true })).not.toBe(shape)
+    expect(answerShape({ ...topLevel, revisions: { ...revisions, editedBy: true } })).not.toBe(shape)
+    expect(answerShape({ ...topLevel, revisions: { content: true, writtenAt: true } })).not.toBe(shape)
+    expect(answerShape(topLevel)).not.toBe(shape)
+    const reversed = Object.fromEntries(Object.entries(COMMENT_VIEW_SHAPE).reverse())
+    expect(answerShape(reversed)).toBe(shape)
+  })
+
+  /** Ada's task shared with Grace, with an edited comment: every versioned read has something to say. */
+  async function world() {
+    const db = database()
+    const ada = await createUser(db, { name: 'Ada' })
+    const grace = await createUser(db, { name: 'Grace' })
+    const task = await createTask(db, { userId: ada.id, text: 'Plan the release' })
+    await shareTask(db, task.id, [grace.email])
+    const comment = await createComment(db, { taskId: task.id, userId: ada.id, content: 'Dates?' })
+    await updateComment(db, toSessionUser(ada), comment.id, 'Dates and scope?')
+    return { db, ada, task, browser: await signedInBrowser(db, ada.id) }
+  }
+
+  const READS: { path: VersionedRead; shape: object; withTask: boolean }[] = [
+    { path: 'task/getAll', shape: TASK_VIEW_SHAPE, withTask: false },
+    { path: 'comments/getComments', shape: COMMENT_VIEW_SHAPE, withTask: true },
+    { path: 'task/getTaskUsers', shape: MENTIONABLE_SHAPE, withTask: true },
+  ]
+
+  /** The shape of an answer's item as the client reads it: a list of objects by its first item. */
+  const shapeOfItem = (item: Record<string, unknown>): object =>
+    Object.fromEntries(
+      Object.entries(item).map(([name, value]) => {
+        const first: unknown = Array.isArray(value) ? value[0] : value
+        const isObject = first !== null && typeof first === 'object'
+        return [name, isObject ? shapeOfItem(first as Record<string, unknown>) : true]
+      }),
+    )
+
+  test.each(READS)('$path answers exactly the fields its shape names', async ({ path, shape, withTask }) => {
+    const { task, browser } = await world()
+    const request = rpcRequest(path, withTask ? { taskId: task.id } : undefined, {
+      method: 'GET',
+      headers: { Cookie: browser.cookie },
+    })
+    const answer = (await readRpcJson(await answerThroughRpcRoute(request))) as Record<string, unknown>[]
+    expect(answer.length).toBeGreaterThan(0)
+    for (const item of answer) expect(shapeOfItem(item)).toEqual(shape)
+    expect(ANSWER_SHAPES[path]).toBe(answerShape(shape))
+  })
+
+  test.each(READS)(
+    '$path: an ETag of the release before a field was added is not confirmed (no 304), and no answer built before is served',
+    async ({ path, shape, withTask }) => {
+      const { db, ada, task, browser } = await world()
+      const request = (ifNoneMatch?: string) =>
+        rpcRequest(path, withTask ? { taskId: task.id } : undefined, {
+          method: 'GET',
+          headers: { Cookie: browser.cookie, ...(ifNoneMatch ? { 'If-None-Match': ifNoneMatch } : {}) },
+        })
+      // The ETag a browser holds from this release, which the route confirms while nothing changes.
+      const etag = (await answerThroughRpcRoute(request())).headers.get('ETag') ?? ''
+      expect(etag).not.toBe('')
+      expect((await answerThroughRpcRoute(request(etag))).status).toBe(304)
+
+      // The next release adds a field to the view: same data, same version, another shape.
+      const nextRelease = { ...ANSWER_SHAPES, [path]: answerShape({ ...shape, dueDate: true }) }
+      const url = new URL(request().url)
+      const caller = async () => toSessionUser(ada)
+      const headers = { ifNoneMatch: etag, acceptEncoding: null }
+      expect((await answerFromVersion(url, caller, headers, db)).known?.status).toBe(304)
+      const next = await answerFromVersion(url, caller, headers, db, nextRelease)
+      expect(next.etag).not.toBeNull()
+      expect(next.etag).not.toBe(etag)
+      expect(next.known).toBeNull()
     },
   )
 })

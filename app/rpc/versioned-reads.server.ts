@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import { type Database, database } from '~/db/client.server'
 import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
 import type { SessionUser } from '~/services/session-user'
+import { COMMENT_VIEW_SHAPE, MENTIONABLE_SHAPE, TASK_VIEW_SHAPE } from '~/services/view-fields'
 import { matchesEtag } from '~/utils/public-cache.server'
 import { z } from '~/utils/zod'
 import { RPC_PREFIX } from './handler.server'
@@ -28,18 +30,58 @@ function withTask(version: (taskId: string) => Promise<string>) {
   }
 }
 
-/** By procedure path. A read that the caller may not make has no version: the procedure answers. */
-const VERSIONED_READS = new Map<string, VersionOf>([
-  [
-    'comments/getComments',
-    (db, caller, input) => withTask((taskId) => discussionVersion(db, caller, taskId))(input),
-  ],
-  [
-    'task/getTaskUsers',
-    (db, caller, input) => caller && withTask((taskId) => mentionablesVersion(db, caller, taskId))(input),
-  ],
-  ['task/getAll', (db, caller) => caller && visibleTasksVersion(db, caller)],
-])
+/**
+ * By procedure path: the view its answer is a list of, and its version. A read that the caller
+ * may not make has no version: the procedure answers.
+ */
+const VERSIONED_READS = {
+  'comments/getComments': {
+    shape: COMMENT_VIEW_SHAPE,
+    versionOf: (db, caller, input) => withTask((taskId) => discussionVersion(db, caller, taskId))(input),
+  },
+  'task/getTaskUsers': {
+    shape: MENTIONABLE_SHAPE,
+    versionOf: (db, caller, input) =>
+      caller && withTask((taskId) => mentionablesVersion(db, caller, taskId))(input),
+  },
+  'task/getAll': {
+    shape: TASK_VIEW_SHAPE,
+    versionOf: (db, caller) => caller && visibleTasksVersion(db, caller),
+  },
+} satisfies Record<string, { shape: object; versionOf: VersionOf }>
+
+export type VersionedRead = keyof typeof VERSIONED_READS
+
+/**
+ * Bump only when a field keeps its name but changes what it holds (a date's format, say): a field
+ * added, renamed or removed changes its answer's shape by itself.
+ */
+const FIELD_MEANINGS_REVISION = 1
+
+/** A shape's field names at every depth, sorted, so the order they are written in does not count. */
+function fieldNames(shape: object): unknown[] {
+  return Object.entries(shape)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, field]) => (typeof field === 'object' ? [name, fieldNames(field)] : name))
+}
+
+/**
+ * The shape of an answer, as the start of its ETag: from the fields of its view, so a release that
+ * adds, renames or removes one never confirms (304) or serves an answer built without it.
+ */
+export function answerShape(shape: object) {
+  return createHash('sha256')
+    .update(JSON.stringify([FIELD_MEANINGS_REVISION, fieldNames(shape)]))
+    .digest('base64url')
+    .slice(0, 8)
+}
+
+/** Each versioned read's answer shape, computed once. */
+export const ANSWER_SHAPES = Object.fromEntries(
+  Object.entries(VERSIONED_READS).map(([path, { shape }]) => [path, answerShape(shape)]),
+) as Record<VersionedRead, string>
+
+const isVersionedRead = (path: string): path is VersionedRead => Object.hasOwn(VERSIONED_READS, path)
 
 /** The input of a GET as oRPC's RPC protocol sends it: `?data={"json": …}`, no special types. */
 function inputOf(url: URL): { value: unknown } | null {
@@ -59,13 +101,19 @@ function inputOf(url: URL): { value: unknown } | null {
  * The ETag of a versioned read, or null when the request is not one (or cannot be answered so).
  * The caller is looked up only for a versioned read, so other requests pay nothing here.
  */
-async function etagOf(url: URL, db: Database, caller: () => Promise<Caller>): Promise<string | null> {
-  const versionOf = VERSIONED_READS.get(url.pathname.slice(RPC_PREFIX.length + 1))
-  const input = versionOf && inputOf(url)
-  if (!versionOf || !input) return null
+async function etagOf(
+  url: URL,
+  db: Database,
+  caller: () => Promise<Caller>,
+  shapes: Record<VersionedRead, string>,
+): Promise<string | null> {
+  const path = url.pathname.slice(RPC_PREFIX.length + 1)
+  const input = isVersionedRead(path) ? inputOf(url) : null
+  if (!input) return null
+  const { versionOf } = VERSIONED_READS[path as VersionedRead]
   // A refusal (no such task, no access) is the procedure's to answer, in its own words.
   const version = await versionOf(db, await caller(), input.value)?.catch(() => null)
-  return version ? `"${version}"` : null
+  return version ? `"${shapes[path as VersionedRead]}.${version}"` : null
 }
 
 type Bytes = Uint8Array<ArrayBuffer>
@@ -159,15 +207,17 @@ function keptAnswer(acceptEncoding: string | null, answer: BuiltAnswer, etag: st
 /**
  * A GET of /api/rpc from its version: `etag` is null when the request is no versioned read (or
  * one the caller may not make, which its procedure refuses in its own words); `known` is what to
- * answer without the procedure, null when it must run.
+ * answer without the procedure, null when it must run. `shapes` are the answers' shapes of this
+ * release; a test passes another release's.
  */
 export async function answerFromVersion(
   url: URL,
   caller: () => Promise<Caller>,
   headers: { ifNoneMatch: string | null; acceptEncoding: string | null },
   db: Database = database(),
+  shapes: Record<VersionedRead, string> = ANSWER_SHAPES,
 ): Promise<{ etag: string | null; known: KnownAnswer | null }> {
-  const etag = await etagOf(url, db, caller)
+  const etag = await etagOf(url, db, caller, shapes)
   if (etag === null) return { etag, known: null }
   if (matchesEtag(headers.ifNoneMatch, etag)) return { etag, known: notModifiedAnswer(etag) }
   const kept = builtAnswers.get(etag)

@@ -25,13 +25,10 @@ import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from 
  *
  * The version is read before the answer is built, never after: an answer built later is at
  * least as new as its version, and a change after the version was read moves the version.
+ *
+ * What an answer is made of (its view's fields) is not here: the RPC door puts the answer's shape
+ * in front of the version in the ETag (app/rpc/versioned-reads.server.ts).
  */
-
-/**
- * Bump when the shape of a versioned answer changes, so a browser holding an answer of the
- * previous release is not told it is still current.
- */
-const ANSWER_SHAPE = 1
 
 const prunedEventsWatermark = sql`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'pruned-events')`
 
@@ -67,10 +64,7 @@ const logVersionProbe = preparedPerDatabase((db) =>
 )
 
 function versionOf(...parts: (string | number)[]) {
-  return createHash('sha256')
-    .update([ANSWER_SHAPE, ...parts].join('\u0000'))
-    .digest('base64url')
-    .slice(0, 27)
+  return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 27)
 }
 
 /** The task's version and the people counter; NotFound when the viewer may not see the task. */

@@ -1,36 +1,43 @@
-import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { PRIORITIES, STATUSES, TASK_LIMITS } from '~/domain/constants'
 import { z } from '~/utils/zod'
 
 /**
- * A task's fields as every door accepts them: the /task forms (conform), the RPC inputs and the
- * service. Messages are what people read next to the field.
+ * A task's fields as every door accepts them: the /task forms (conform), the RPC inputs, the AI
+ * assistant's tools and the service. Messages are what people read next to the field. Every limit
+ * comes from `TASK_LIMITS`, which the forms give the browser too.
  */
-export const MAX_SHARES = 50
+const { text, details, refLink, hrs, sharedWith } = TASK_LIMITS
+
+export const MAX_SHARES = sharedWith.maxItems
 
 export const TaskTextSchema = z
   .string({ error: 'Title is required' })
   .trim()
   .min(1, 'Title is required')
-  .min(3, 'Title must be at least 3 characters')
-  .max(200, 'Title must be at most 200 characters')
+  .min(text.minLength, `Title must be at least ${text.minLength} characters`)
+  .max(text.maxLength, `Title must be at most ${text.maxLength} characters`)
 
-export const DetailsSchema = z.string().trim().max(500, 'Details must be at most 500 characters')
+export const DetailsSchema = z
+  .string()
+  .trim()
+  .max(details.maxLength, `Details must be at most ${details.maxLength} characters`)
 
 export const RefLinkSchema = z
   .string()
   .trim()
-  .max(2048, 'Link is too long')
+  .max(refLink.maxLength, 'Link is too long')
   .pipe(z.url({ protocol: /^https?$/, error: 'Link must be an http(s) URL' }))
 
 export const PrioritySchema = z.enum(PRIORITIES, { error: 'Priority must be high, medium or low' })
 export const StatusSchema = z.enum(STATUSES, {
   error: 'Status must be Not Started, In Progress or Completed',
 })
+const HRS_MESSAGE = `Hours must be a whole number from ${hrs.min} to ${hrs.max}`
 export const HrsSchema = z.coerce
-  .number({ error: 'Hours must be a whole number from 1 to 8' })
-  .int('Hours must be a whole number from 1 to 8')
-  .min(1, 'Hours must be a whole number from 1 to 8')
-  .max(8, 'Hours must be a whole number from 1 to 8')
+  .number({ error: HRS_MESSAGE })
+  .multipleOf(hrs.step, HRS_MESSAGE)
+  .min(hrs.min, HRS_MESSAGE)
+  .max(hrs.max, HRS_MESSAGE)
 
 export const ShareEmailsSchema = z
   .array(z.string().trim().toLowerCase().pipe(z.email('Enter valid e-mail addresses')))

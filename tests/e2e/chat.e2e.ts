@@ -66,7 +66,9 @@ test.describe('with JavaScript', () => {
     await page.goto('/chat')
     await ask(page, 'Create a task called Water the plants')
     const approval = page.getByRole('group', { name: 'Approval needed' })
-    await expect(approval).toContainText('Create the task “Water the plants”.')
+    await expect(approval).toContainText(
+      'Create the task “Water the plants” (priority: medium, status: Not Started, hrs: 1, isPublic: false).',
+    )
     await approval.getByRole('button', { name: 'Approve' }).click()
     await expect(answers(page).first()).toContainText('Created Water the plants', { timeout: 15_000 })
     await page.goto('/task')

@@ -19,6 +19,7 @@ const TOOL_LABELS: Record<string, string> = {
   getMyStats: 'Counted your tasks',
   searchDocs: 'Searched the docs',
   createTask: 'Create a task',
+  updateTask: 'Change a task',
   setTaskStatus: 'Change a task’s status',
 }
 
@@ -27,26 +28,39 @@ export function toolNameOf(part: ToolPart) {
 }
 
 /** The title of a task an earlier tool of the same answer listed, for the approval box. */
-function titleOf(message: UIMessage, taskId: string | undefined) {
+function titleOf(message: UIMessage, taskId: unknown) {
   for (const part of message.parts) {
     const listed =
-      'output' in part ? (part.output as { tasks?: { id: string; title: string }[] } | undefined) : undefined
+      'output' in part ? (part.output as { tasks?: { id: string; text: string }[] } | undefined) : undefined
     const task = listed?.tasks?.find((entry) => entry.id === taskId)
-    if (task) return task.title
+    if (task) return task.text
   }
   return null
 }
 
+const taskNamed = (message: UIMessage, taskId: unknown) => {
+  const title = titleOf(message, taskId)
+  return title ? `“${title}”` : `task ${String(taskId ?? '')}`
+}
+
+/** Every field a tool was given besides those named: the person approves all it will write. */
+function otherFields(input: Record<string, unknown>, ...named: string[]) {
+  const fields = Object.entries(input).filter(([name, value]) => !named.includes(name) && value !== undefined)
+  return fields.map(([name, value]) => `${name}: ${value === null ? 'none' : String(value)}`).join(', ')
+}
+
 /** What a tool that changes data will do, in words, for the approval box. */
 export function describeToolCall(part: ToolPart, message: UIMessage) {
-  const input = (part.input ?? {}) as Record<string, string | undefined>
+  const input = (part.input ?? {}) as Record<string, unknown>
   switch (toolNameOf(part)) {
-    case 'createTask':
-      return `Create the task “${input.title ?? ''}”${input.priority ? ` (${input.priority} priority)` : ''}.`
-    case 'setTaskStatus': {
-      const title = titleOf(message, input.taskId)
-      return `Set the status of ${title ? `“${title}”` : `task ${input.taskId ?? ''}`} to “${input.status ?? ''}”.`
+    case 'createTask': {
+      const fields = otherFields(input, 'text')
+      return `Create the task “${String(input.text ?? '')}”${fields ? ` (${fields})` : ''}.`
     }
+    case 'updateTask':
+      return `Change ${taskNamed(message, input.taskId)}: ${otherFields(input, 'taskId') || 'nothing'}.`
+    case 'setTaskStatus':
+      return `Set the status of ${taskNamed(message, input.taskId)} to “${String(input.status ?? '')}”.`
     default:
       return `Run ${toolNameOf(part)}.`
   }

@@ -209,7 +209,7 @@ function CreateTask({
     // No minLength: a short title reaches the server, which says so in the product's words.
     text: field('text', '', { required: true, maxLength: TASK_FIELD_CONSTRAINTS.text.maxLength }),
     details: field('details', '', TASK_FIELD_CONSTRAINTS.details),
-    refLink: field('refLink'),
+    refLink: field('refLink', undefined, TASK_FIELD_CONSTRAINTS.refLink),
     priority: field('priority', NEW_TASK.priority),
     status: field('status', NEW_TASK.status),
     hrs: field('hrs', NEW_TASK.hrs, TASK_FIELD_CONSTRAINTS.hrs),

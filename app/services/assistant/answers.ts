@@ -1,5 +1,6 @@
 import { STATUSES } from '~/domain/constants'
 import type { Intent } from './intents'
+import type { AssistantTask } from './tools.server'
 
 /**
  * The built-in assistant's words: markdown built from a tool's result, exact to the row. Links are
@@ -24,12 +25,12 @@ ${NO_MODEL_NOTICE}`
 
 export type ToolOutcome = { toolName: string; output?: unknown; denied?: true; error?: string }
 
-type Line = { title: string; status: string; priority: string; link: string }
+type Line = Pick<AssistantTask, 'text' | 'status' | 'priority' | 'link'>
 type Listed = { total: number; tasks: Line[] }
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
 const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>])/g, '\\$1')
-const taskLink = (task: Pick<Line, 'title' | 'link'>) => `[${escapeMarkdown(task.title)}](${task.link})`
+const taskLink = (task: Pick<Line, 'text' | 'link'>) => `[${escapeMarkdown(task.text)}](${task.link})`
 
 function bullets({ total, tasks }: Listed) {
   const lines = tasks.map((task) => `- ${taskLink(task)} — ${task.status}, ${task.priority} priority`)

@@ -162,7 +162,7 @@ describe('tools that change data wait for approval', () => {
   test('a task is created only once the person approves', async () => {
     const { chatId, messages } = await ask('Create a task called Water the plants')
     const part = messages.at(-1)?.parts.find((entry) => entry.type === 'tool-createTask')
-    expect(part).toMatchObject({ state: 'approval-requested', input: { title: 'Water the plants' } })
+    expect(part).toMatchObject({ state: 'approval-requested', input: { text: 'Water the plants' } })
     expect(await taskNamed('Water the plants')).toBeUndefined()
 
     const saved = await decide(chatId, messages, 'tool-createTask', true)

@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider'
 import { composeAnswer, HELP_ANSWER, type ToolOutcome } from './answers'
 import { type Intent, recogniseIntent } from './intents'
+import type { AssistantTask } from './tools.server'
 
 /**
  * The assistant that answers when no model is configured: a language model of our own, speaking
@@ -66,7 +67,7 @@ function firstCall(intent: Intent): ToolCall | null {
     case 'create':
       return {
         toolName: 'createTask',
-        input: { title: intent.title, ...(intent.priority ? { priority: intent.priority } : {}) },
+        input: { text: intent.title, ...(intent.priority ? { priority: intent.priority } : {}) },
       }
     case 'set-status':
       return { toolName: 'searchMyTasks', input: { query: intent.query } }
@@ -89,9 +90,9 @@ function firstCall(intent: Intent): ToolCall | null {
 
 /** The one task a name points at: the only match, or the only one whose title is exactly it. */
 function singleMatch(output: unknown, query: string): string | null {
-  const tasks = (output as { tasks?: { id: string; title: string }[] }).tasks ?? []
+  const tasks = (output as { tasks?: Pick<AssistantTask, 'id' | 'text'>[] }).tasks ?? []
   if (tasks.length === 1) return tasks[0]?.id ?? null
-  const exact = tasks.filter((task) => task.title.toLowerCase() === query.toLowerCase())
+  const exact = tasks.filter((task) => task.text.toLowerCase() === query.toLowerCase())
   return exact.length === 1 ? (exact[0]?.id ?? null) : null
 }
 

@@ -59,7 +59,15 @@ describe('an OpenAI-compatible endpoint', () => {
     expect(request?.body).toMatchObject({ model: 'stand-in-1', stream: true })
     expect(request?.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'Hi!' })
     expect(request?.body.tools?.map((tool) => tool.function.name).sort()).toEqual(
-      ['createTask', 'getMyStats', 'listMyTasks', 'searchDocs', 'searchMyTasks', 'setTaskStatus'].sort(),
+      [
+        'createTask',
+        'getMyStats',
+        'listMyTasks',
+        'searchDocs',
+        'searchMyTasks',
+        'setTaskStatus',
+        'updateTask',
+      ].sort(),
     )
   })
 
@@ -75,7 +83,7 @@ describe('an OpenAI-compatible endpoint', () => {
     const { messages } = await ask(user, 'What am I doing?')
     const answer = messages.at(-1) as UIMessage
     const part = answer.parts.find((entry) => entry.type === 'tool-listMyTasks') as { output: unknown }
-    expect(part.output).toMatchObject({ total: 1, tasks: [{ title: 'Mine, in progress' }] })
+    expect(part.output).toMatchObject({ total: 1, tasks: [{ text: 'Mine, in progress' }] })
     expect(textOf(answer)).toBe('You have one task in progress.')
     // The second request carried the tool's result back to the model.
     const followUp = server.requests.at(-1)?.body.messages.at(-1)
@@ -86,11 +94,11 @@ describe('an OpenAI-compatible endpoint', () => {
 
   test('a write the model asks for waits for approval; nothing is created before', async () => {
     const user = toSessionUser(await createUser(db()))
-    script = [{ toolCalls: [{ name: 'createTask', arguments: { title: 'Made by the model' } }] }]
+    script = [{ toolCalls: [{ name: 'createTask', arguments: { text: 'Made by the model' } }] }]
     const requestsBefore = server.requests.length
     const { messages } = await ask(user, 'Add a task for me')
     const part = messages.at(-1)?.parts.find((entry) => entry.type === 'tool-createTask')
-    expect(part).toMatchObject({ state: 'approval-requested', input: { title: 'Made by the model' } })
+    expect(part).toMatchObject({ state: 'approval-requested', input: { text: 'Made by the model' } })
     expect(server.requests.length).toBe(requestsBefore + 1)
     const rows = await db().select().from(tasks)
     expect(rows.some((row) => row.text === 'Made by the model')).toBe(false)

@@ -3,8 +3,9 @@ import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { toSessionUser } from '~/services/sessions.server'
+import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
-import { chatTools } from './tools.server'
+import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from './tools.server'
 
 /**
  * The tools a model may call act for the session's person only: nothing a model writes can reach
@@ -12,8 +13,13 @@ import { chatTools } from './tools.server'
  */
 
 const db = () => database()
-const run = <T>(execute: ((input: T, options: never) => unknown) | undefined, input: T) =>
-  (execute as (input: T, options: unknown) => Promise<unknown>)(input, { toolCallId: 't', messages: [] })
+/** Calls a tool as the AI SDK does: its input parsed by its schema first, defaults and all. */
+type SomeTool = { inputSchema: unknown; execute?: unknown }
+const run = async (tool: SomeTool, input: unknown) =>
+  (tool.execute as (input: unknown, options: unknown) => Promise<unknown>)(
+    await (tool.inputSchema as { parseAsync: (input: unknown) => Promise<unknown> }).parseAsync(input),
+    { toolCallId: 't', messages: [] },
+  )
 
 async function twoPeople() {
   const me = await createUser(db())
@@ -33,20 +39,20 @@ describe('the tools reach only the person’s own tasks', () => {
     const { me, theirPublic } = await twoPeople()
     await shareTask(db(), theirPublic.id, [me.email])
     const tools = chatTools(db(), me)
-    expect(await run(tools.listMyTasks.execute, {})).toMatchObject({
+    expect(await run(tools.listMyTasks, {})).toMatchObject({
       total: 1,
-      tasks: [{ title: 'My own invoice' }],
+      tasks: [{ text: 'My own invoice' }],
     })
-    expect(await run(tools.searchMyTasks.execute, { query: 'invoice' })).toMatchObject({
+    expect(await run(tools.searchMyTasks, { query: 'invoice' })).toMatchObject({
       total: 1,
-      tasks: [{ title: 'My own invoice' }],
+      tasks: [{ text: 'My own invoice' }],
     })
-    expect(await run(tools.getMyStats.execute, {})).toMatchObject({ total: 1 })
+    expect(await run(tools.getMyStats, {})).toMatchObject({ total: 1 })
   })
 
   test("changing the status of someone else's private task answers 'Task not found' and changes nothing", async () => {
     const { me, theirs } = await twoPeople()
-    const answer = await run(chatTools(db(), me).setTaskStatus.execute, {
+    const answer = await run(chatTools(db(), me).setTaskStatus, {
       taskId: theirs.id,
       status: 'Completed',
     })
@@ -57,7 +63,7 @@ describe('the tools reach only the person’s own tasks', () => {
 
   test("a public task of someone else may be seen, not changed: 'Unauthorized to view this task'", async () => {
     const { me, theirPublic } = await twoPeople()
-    const answer = await run(chatTools(db(), me).setTaskStatus.execute, {
+    const answer = await run(chatTools(db(), me).setTaskStatus, {
       taskId: theirPublic.id,
       status: 'Completed',
     })
@@ -66,7 +72,7 @@ describe('the tools reach only the person’s own tasks', () => {
 
   test('a created task belongs to the session’s person', async () => {
     const { me } = await twoPeople()
-    const created = (await run(chatTools(db(), me).createTask.execute, { title: 'From the chat' })) as {
+    const created = (await run(chatTools(db(), me).createTask, { text: 'From the chat' })) as {
       id: string
     }
     const [row] = await db().select().from(tasks).where(eq(tasks.id, created.id))
@@ -80,5 +86,71 @@ test('every tool that changes data needs approval; reading tools do not', async 
   const needing = Object.entries(tools)
     .filter(([, tool]) => 'needsApproval' in tool && tool.needsApproval === true)
     .map(([name]) => name)
-  expect(needing.sort()).toEqual(['createTask', 'setTaskStatus'])
+  expect(needing.sort()).toEqual(['createTask', 'setTaskStatus', 'updateTask'])
+})
+
+describe('the tools that write take the fields the task schema takes', () => {
+  /** The fields of a zod object schema (a tool's input schema is typed as any schema the SDK takes). */
+  const keysOf = (schema: unknown) => Object.keys((schema as { shape: object }).shape).sort()
+
+  test('creating takes every field of a new task but whom it is shared with; changing, every field of an update but that', async () => {
+    const { me } = await twoPeople()
+    const tools = chatTools(db(), me)
+    const withoutSharing = (keys: string[]) => keys.filter((key) => key !== 'sharedWith')
+    expect(keysOf(tools.createTask.inputSchema)).toEqual(withoutSharing(keysOf(TaskFieldsSchema)))
+    expect(keysOf(tools.updateTask.inputSchema)).toEqual(
+      withoutSharing(['taskId', ...keysOf(TaskUpdateSchema)]).sort(),
+    )
+    // The schema's limits hold for the model as for a form: a title too long is refused.
+    await expect(run(tools.createTask, { text: 'x'.repeat(201) })).rejects.toThrow(/at most 200/)
+  })
+
+  test('a created task gets every field the model gave it', async () => {
+    const { me } = await twoPeople()
+    const fields = {
+      text: 'Plan the offsite',
+      details: 'Two days, one venue',
+      refLink: 'https://example.com/offsite',
+      priority: 'high',
+      status: 'In Progress',
+      hrs: 5,
+      isPublic: true,
+    }
+    const created = (await run(chatTools(db(), me).createTask, fields)) as { id: string }
+    const [row] = await db().select().from(tasks).where(eq(tasks.id, created.id))
+    expect(row).toMatchObject({ userId: me.id, ...fields })
+  })
+
+  test('changing a task changes only the fields given, of the person’s own tasks only', async () => {
+    const { me, mine, theirPublic } = await twoPeople()
+    const tools = chatTools(db(), me)
+    const changed = await run(tools.updateTask, { taskId: mine.id, details: 'Paid on the 3rd', hrs: 2 })
+    expect(changed).toMatchObject({ id: mine.id, text: 'My own invoice', details: 'Paid on the 3rd', hrs: 2 })
+    const [row] = await db().select().from(tasks).where(eq(tasks.id, mine.id))
+    expect(row).toMatchObject({ text: 'My own invoice', details: 'Paid on the 3rd', hrs: 2 })
+
+    await shareTask(db(), theirPublic.id, [me.email])
+    expect(await run(tools.updateTask, { taskId: theirPublic.id, text: 'Taken over' })).toEqual({
+      error: 'Unauthorized to view this task',
+    })
+    const [theirs] = await db().select().from(tasks).where(eq(tasks.id, theirPublic.id))
+    expect(theirs?.text).toBe('Their public invoice')
+  })
+})
+
+test('a task the tools return tells nothing of other people: the withheld fields are about them', async () => {
+  const { me, other, theirPublic } = await twoPeople()
+  await shareTask(db(), theirPublic.id, [me.email, 'someone@example.com'])
+  const moved = (await run(chatTools(db(), me).setTaskStatus, {
+    taskId: theirPublic.id,
+    status: 'In Progress',
+  })) as Record<string, unknown>
+  expect(Object.keys(moved).sort()).toEqual([...ASSISTANT_TASK_FIELDS, 'link'].sort())
+  expect(Object.keys(WITHHELD_FROM_ASSISTANT).sort()).toEqual(
+    ['ownerName', 'sharedWith', 'sharedWithNames', 'userId'].sort(),
+  )
+  const said = JSON.stringify(moved)
+  for (const word of [other.id, other.name, 'someone@example.com', me.email]) {
+    expect(said).not.toContain(word)
+  }
 })

@@ -5,8 +5,15 @@ import { searchDocs } from '~/services/content.server'
 import { isDomainError } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 import { getTaskStats } from '~/services/stats.server'
-import { TaskTextSchema } from '~/services/task-schemas'
-import { createTask, listVisibleTasks, setTaskStatus, type TaskView } from '~/services/tasks.server'
+import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
+import {
+  createTask,
+  listVisibleTasks,
+  setTaskStatus,
+  type TaskView,
+  updateTask,
+} from '~/services/tasks.server'
+import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/view-fields'
 import { z } from '~/utils/zod'
 
 /**
@@ -19,24 +26,43 @@ import { z } from '~/utils/zod'
 export const TASKS_LISTED_MAX = 50
 export const DOCS_QUOTED_MAX = 3
 
-/** A task as the assistant sees it: enough to answer and to link, nothing about other people. */
-export type TaskLine = {
-  id: string
-  title: string
-  status: string
-  priority: string
-  updatedAt: string
-  link: string
-}
+/**
+ * What the assistant is not told of a task, and why: what it says about other people. Everything
+ * else of the task view reaches the tools, so a field added to the view reaches them too, unless it
+ * is named here with its reason.
+ */
+export const WITHHELD_FROM_ASSISTANT = {
+  sharedWith: 'whom a task is shared with is its owner’s to know, and a chat may be made public',
+  sharedWithNames: 'the people a task is shared with are not the assistant’s to name',
+  ownerName: 'a task shared with the person is another person’s',
+  userId: 'a task shared with the person is another person’s',
+} satisfies Partial<Record<TaskViewField, string>>
 
-const toLine = (task: TaskView): TaskLine => ({
-  id: task.id,
-  title: task.text,
-  status: task.status,
-  priority: task.priority,
-  updatedAt: task.updatedAt,
+type AssistantField = Exclude<TaskViewField, keyof typeof WITHHELD_FROM_ASSISTANT>
+
+export const ASSISTANT_TASK_FIELDS = TASK_VIEW_FIELDS.filter(
+  (field): field is AssistantField => !Object.hasOwn(WITHHELD_FROM_ASSISTANT, field),
+)
+
+/** A task as the assistant sees it: the view's fields but the withheld, and a link to open it. */
+export type AssistantTask = Pick<TaskView, AssistantField> & { link: string }
+
+const toAssistantTask = (task: TaskView): AssistantTask => ({
+  ...(Object.fromEntries(ASSISTANT_TASK_FIELDS.map((field) => [field, task[field]])) as Pick<
+    TaskView,
+    AssistantField
+  >),
   link: `/task?task=${encodeURIComponent(task.id)}`,
 })
+
+/**
+ * What the tools that write may set: the task's own fields as every door accepts them, but whom it
+ * is shared with — sharing reaches other people's inboxes, so the person does it on the task page.
+ */
+const NEW_TASK_INPUT = TaskFieldsSchema.omit({ sharedWith: true })
+const TASK_CHANGES_INPUT = z
+  .object({ taskId: z.string().min(1).max(100) })
+  .extend(TaskUpdateSchema.omit({ sharedWith: true }).shape)
 
 /** The person's own tasks, the latest changed first (counts are of all of them, lists capped). */
 async function ownTasks(db: Database, user: SessionUser) {
@@ -48,7 +74,7 @@ async function ownTasks(db: Database, user: SessionUser) {
 
 const listed = (tasks: TaskView[]) => ({
   total: tasks.length,
-  tasks: tasks.slice(0, TASKS_LISTED_MAX).map(toLine),
+  tasks: tasks.slice(0, TASKS_LISTED_MAX).map(toAssistantTask),
 })
 
 /** A refusal of the services becomes the tool's answer, so the model can tell the person why. */
@@ -65,7 +91,7 @@ export function chatTools(db: Database, user: SessionUser) {
   return {
     listMyTasks: tool({
       description:
-        'List the tasks the person owns, the latest changed first, optionally only those of one status or priority, or changed in the last N days. `total` counts all matches; at most 50 are listed.',
+        'List the tasks the person owns, the latest changed first, optionally only those of one status or priority, or changed in the last N days. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.',
       inputSchema: z.object({
         status: z.enum(STATUSES).optional(),
         priority: z.enum(PRIORITIES).optional(),
@@ -116,33 +142,29 @@ export function chatTools(db: Database, user: SessionUser) {
       },
     }),
     createTask: tool({
-      description: 'Create a task owned by the person. Asks the person to approve first.',
-      inputSchema: z.object({
-        title: TaskTextSchema,
-        priority: z.enum(PRIORITIES).optional(),
-        status: z.enum(STATUSES).optional(),
-      }),
+      description:
+        'Create a task owned by the person; `text` is its title. Asks the person to approve first.',
+      inputSchema: NEW_TASK_INPUT,
       needsApproval: true,
-      execute: async ({ title, priority, status }) =>
+      execute: async (fields) =>
         answerOrRefusal(async () =>
-          toLine(
-            await createTask(db, user, {
-              text: title,
-              priority: priority ?? 'medium',
-              status: status ?? 'Not Started',
-              hrs: 1,
-              isPublic: false,
-              sharedWith: [],
-            }),
-          ),
+          toAssistantTask(await createTask(db, user, { ...fields, sharedWith: [] })),
         ),
+    }),
+    updateTask: tool({
+      description:
+        "Change a task the person owns, by the task's id: only the fields given change (`text` is its title; null clears details, link or parent). Asks the person to approve first.",
+      inputSchema: TASK_CHANGES_INPUT,
+      needsApproval: true,
+      execute: async ({ taskId, ...changes }) =>
+        answerOrRefusal(async () => toAssistantTask(await updateTask(db, user, taskId, changes))),
     }),
     setTaskStatus: tool({
       description: "Change a task's status, by the task's id. Asks the person to approve first.",
       inputSchema: z.object({ taskId: z.string().min(1).max(100), status: z.enum(STATUSES) }),
       needsApproval: true,
       execute: async ({ taskId, status }) =>
-        answerOrRefusal(async () => toLine(await setTaskStatus(db, user, taskId, status))),
+        answerOrRefusal(async () => toAssistantTask(await setTaskStatus(db, user, taskId, status))),
     }),
   } satisfies ToolSet
 }

@@ -1,0 +1,95 @@
+import type { Mentionable } from '~/utils/mentions'
+import type { CommentView } from './comments.server'
+import type { TaskListItem, TaskView } from './tasks.server'
+
+/**
+ * The fields of each view a client receives, at run time. The versioned reads' ETags are derived
+ * from them (a new field changes the ETag, so no client is told its older answer is current), the
+ * AI tools pass the task's on, and tests/integration/task-fields.test.ts demands each of them from
+ * every door a task is read through. Each is checked against its type with `satisfies`: `tsc`
+ * fails when a field of the type is missing here or a field here is not in the type, so a field
+ * added to a view's type has to be added here, and from here it reaches all of them.
+ */
+
+/** Every field of `T`, each `true`, or the fields of its items for an object or a list of objects. */
+export type ViewShape<T> = {
+  [K in keyof T]-?: FieldShape<NonNullable<T[K]>>
+}
+type FieldShape<V> = V extends readonly (infer Item)[]
+  ? Item extends object
+    ? ViewShape<Item>
+    : true
+  : V extends object
+    ? ViewShape<V>
+    : true
+
+/** The top-level field names of a shape, as its view's keys. */
+export function fieldsOf<T extends object>(shape: T) {
+  return Object.keys(shape) as (keyof T & string)[]
+}
+
+export const TASK_VIEW_SHAPE = {
+  id: true,
+  text: true,
+  details: true,
+  refLink: true,
+  priority: true,
+  status: true,
+  isPublic: true,
+  parentTaskId: true,
+  sharedWith: true,
+  sharedWithNames: true,
+  ownerName: true,
+  hrs: true,
+  userId: true,
+  completedAt: true,
+  createdAt: true,
+  updatedAt: true,
+  subtaskCount: true,
+  subtasksCompleted: true,
+} satisfies ViewShape<TaskView>
+
+export type TaskViewField = keyof TaskView
+export const TASK_VIEW_FIELDS: TaskViewField[] = fieldsOf(TASK_VIEW_SHAPE)
+
+/**
+ * What a row of the task list carries: a subset of the view's fields, chosen (the page sends
+ * every field it is given, so the list carries only what it shows). `TaskListItem` is
+ * `Pick<TaskView, …>` of these; `satisfies` holds the two lists together.
+ */
+export const TASK_LIST_ITEM_SHAPE = {
+  id: true,
+  text: true,
+  priority: true,
+  status: true,
+  hrs: true,
+  isPublic: true,
+  ownerName: true,
+  subtaskCount: true,
+  subtasksCompleted: true,
+} satisfies ViewShape<TaskListItem>
+
+export const TASK_LIST_ITEM_FIELDS: TaskViewField[] = fieldsOf(TASK_LIST_ITEM_SHAPE)
+
+export const COMMENT_VIEW_SHAPE = {
+  id: true,
+  taskId: true,
+  userId: true,
+  userName: true,
+  userImage: true,
+  content: true,
+  createdAt: true,
+  updatedAt: true,
+  parentCommentId: true,
+  reactions: true,
+  editedAt: true,
+  isDeleted: true,
+  revisions: { content: true, createdAt: true },
+} satisfies ViewShape<CommentView>
+
+export const MENTIONABLE_SHAPE = {
+  id: true,
+  name: true,
+  email: true,
+  image: true,
+} satisfies ViewShape<Mentionable>
