@@ -18,6 +18,10 @@ import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
+import {
+  startStripeReconciliation,
+  stopStripeReconciliation,
+} from '~/services/payments/reconciliation.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { bodyLimit } from './body-limits'
 import { isClusterWorker, joinSiblings, runPrimary, workerDatabaseUrl } from './cluster'
@@ -245,6 +249,10 @@ function serve(config: Env) {
   // rate-limit windows.
   startHousekeeping()
   onShutdown(stopHousekeeping)
+  // With Stripe on, now and hourly: events Stripe holds that our records lack (a commit lost
+  // after Stripe was answered, an endpoint down for days) are applied as the webhook would.
+  startStripeReconciliation()
+  onShutdown(stopStripeReconciliation)
   // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
   const eventStreams = createEventStreams(database())
   onShutdown(() => eventStreams.close())
