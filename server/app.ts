@@ -18,6 +18,10 @@ import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
+import {
+  startStripeReconciliation,
+  stopStripeReconciliation,
+} from '~/services/payments/reconciliation.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { eventStreams } from '~/streams/event-streams.server'
 import { bodyLimit } from './body-limits'
@@ -242,6 +246,10 @@ function serve(config: Env) {
   // rate-limit windows.
   startHousekeeping()
   onShutdown(stopHousekeeping)
+  // With Stripe on, now and hourly: events Stripe holds that our records lack (a commit lost
+  // after Stripe was answered, an endpoint down for days) are applied as the webhook would.
+  startStripeReconciliation()
+  onShutdown(stopStripeReconciliation)
   // Streams end first on SIGTERM, so clients reconnect to another instance and close() completes.
   // One set of streams per process, whether the door ahead of the router or the route serves them.
   const streams = eventStreams()

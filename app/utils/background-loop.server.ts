@@ -16,17 +16,23 @@ export function createBackgroundLoop(options: {
   intervalMs: number
   /** A pass that throws (the database briefly unavailable) is reported; the next poll tries again. */
   onError: (error: unknown) => void
+  /** How soon the next poll comes after a pass that threw, when sooner than `intervalMs` matters. */
+  retryIntervalMs?: number
 }): BackgroundLoop {
   let isPolling = false
   let isStopping = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let pass: Promise<void> | undefined
   let isKickedDuringPass = false
+  let hasFailed = false
 
   function schedule() {
     clearTimeout(timer)
     if (!isPolling || isStopping) return
-    timer = setTimeout(runPass, options.intervalMs)
+    timer = setTimeout(
+      runPass,
+      hasFailed ? (options.retryIntervalMs ?? options.intervalMs) : options.intervalMs,
+    )
     // A waiting loop must never keep a process (a test run, a CLI script) alive.
     timer.unref()
   }
@@ -42,7 +48,9 @@ export function createBackgroundLoop(options: {
         isKickedDuringPass = false
         try {
           await options.pass()
+          hasFailed = false
         } catch (error) {
+          hasFailed = true
           options.onError(error)
         }
       } while (isKickedDuringPass && !isStopping)

@@ -6,7 +6,6 @@ import { smtpTransport } from '~/email/transport.server'
 import { createOutboxWorker } from '~/email/worker.server'
 import { resetEnvForTests } from '~/env.server'
 import { createJobRunner } from '~/jobs/jobs.server'
-import { action as webhookAction } from '~/routes/api/stripe-webhook'
 import { action as checkoutAction, loader as checkoutLoader } from '~/routes/payment/checkout'
 import { loader as successLoader } from '~/routes/payment/success'
 import { action as billingAction, loader as billingLoader } from '~/routes/settings/billing'
@@ -26,15 +25,10 @@ import {
   stripeTestPrice,
   subscriptionObject,
 } from '../fixtures/stripe-api'
-import {
-  anonymousBrowser,
-  callThroughMiddleware,
-  clientContext,
-  respondThroughMiddleware,
-  signedInBrowser,
-} from '../helpers/auth'
+import { anonymousBrowser, callThroughMiddleware, signedInBrowser } from '../helpers/auth'
 import { createUser } from '../helpers/factories'
-import { serveFetch, type TestServer } from '../helpers/http-server'
+import type { TestServer } from '../helpers/http-server'
+import { serveStripeWebhook } from '../helpers/stripe-webhook'
 
 /**
  * Payments end to end without the internet: checkout against the Stripe stand-in, its hosted page
@@ -51,17 +45,7 @@ let appEnv: Record<string, string>
 
 beforeAll(async () => {
   ;[stripe, github, smtp] = await Promise.all([startStripeStandIn(), startGitHubStandIn(), startSmtpServer()])
-  // The app's webhook door over HTTP, through the root middleware (which must let Stripe in without a CSRF token).
-  app = await serveFetch((request) =>
-    respondThroughMiddleware(webhookAction, {
-      request,
-      url: new URL(request.url),
-      params: {},
-      context: clientContext(),
-      pattern: '/api/stripe/webhook',
-    }),
-  )
-  stripe.setWebhookUrl(`${app.origin}/api/stripe/webhook`)
+  app = await serveStripeWebhook(stripe)
   appEnv = {
     ...stripe.appEnv([
       [1, 'yearly'],

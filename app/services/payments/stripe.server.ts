@@ -8,16 +8,17 @@ import type { BillingKind, TierId } from '~/pricing'
  * falls back to the configured checkout link (app/pricing.ts).
  */
 
-let cached: { key: string; client: Stripe } | undefined
+let cached: { config: string; client: Stripe } | undefined
 
 /** The configured client, or null when STRIPE_SECRET_KEY is unset. */
 export function stripeClient(): Stripe | null {
   const e = env()
   if (!e.STRIPE_SECRET_KEY) return null
-  if (cached?.key !== e.STRIPE_SECRET_KEY) {
+  const config = `${e.STRIPE_SECRET_KEY} ${e.STRIPE_API_URL}`
+  if (cached?.config !== config) {
     const api = new URL(e.STRIPE_API_URL)
     cached = {
-      key: e.STRIPE_SECRET_KEY,
+      config,
       client: new Stripe(e.STRIPE_SECRET_KEY, {
         host: api.hostname,
         port: api.port || (api.protocol === 'https:' ? 443 : 80),

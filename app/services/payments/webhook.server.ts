@@ -22,6 +22,29 @@ import { stripePrices } from './stripe.server'
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
 
+/**
+ * The events this file applies: the webhook endpoint subscribes to them, and the reconciliation
+ * (reconciliation.server.ts) asks Stripe for them. `apply` takes only these, so a type added here
+ * and not handled there, or handled there and not listed here, fails the typecheck.
+ */
+export const STRIPE_EVENT_TYPES = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'charge.refunded',
+] as const satisfies readonly Stripe.Event.Type[]
+
+type HandledEvent = Extract<Stripe.Event, { type: (typeof STRIPE_EVENT_TYPES)[number] }>
+
+const isHandled = (event: Stripe.Event): event is HandledEvent =>
+  (STRIPE_EVENT_TYPES as readonly string[]).includes(event.type)
+
 export async function handleStripeEvent(db: Database, event: Stripe.Event): Promise<WebhookOutcome> {
   return db.transaction(async (tx) => {
     const [isNew] = await tx
@@ -30,11 +53,11 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
       .onConflictDoNothing()
       .returning({ id: webhookEvents.id })
     if (!isNew) return 'duplicate'
-    return (await apply(tx, event)) ? 'applied' : 'ignored'
+    return isHandled(event) && (await apply(tx, event)) ? 'applied' : 'ignored'
   })
 }
 
-async function apply(tx: Executor, event: Stripe.Event): Promise<boolean> {
+async function apply(tx: Executor, event: HandledEvent): Promise<boolean> {
   const at = new Date(event.created * 1000)
   switch (event.type) {
     case 'checkout.session.completed':
@@ -63,7 +86,7 @@ async function apply(tx: Executor, event: Stripe.Event): Promise<boolean> {
     case 'charge.refunded':
       return recordRefund(tx, event.data.object, at)
     default:
-      return false
+      return event satisfies never
   }
 }
 
