@@ -4,6 +4,7 @@ import { database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { toSessionUser } from '~/services/sessions.server'
 import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
+import { runTool } from '../../../tests/helpers/assistant'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from './tools.server'
 
@@ -13,13 +14,6 @@ import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from './too
  */
 
 const db = () => database()
-/** Calls a tool as the AI SDK does: its input parsed by its schema first, defaults and all. */
-type SomeTool = { inputSchema: unknown; execute?: unknown }
-const run = async (tool: SomeTool, input: unknown) =>
-  (tool.execute as (input: unknown, options: unknown) => Promise<unknown>)(
-    await (tool.inputSchema as { parseAsync: (input: unknown) => Promise<unknown> }).parseAsync(input),
-    { toolCallId: 't', messages: [] },
-  )
 
 async function twoPeople() {
   const me = await createUser(db())
@@ -39,20 +33,20 @@ describe('the tools reach only the person’s own tasks', () => {
     const { me, theirPublic } = await twoPeople()
     await shareTask(db(), theirPublic.id, [me.email])
     const tools = chatTools(db(), me)
-    expect(await run(tools.listMyTasks, {})).toMatchObject({
+    expect(await runTool(tools.listMyTasks, {})).toMatchObject({
       total: 1,
       tasks: [{ text: 'My own invoice' }],
     })
-    expect(await run(tools.searchMyTasks, { query: 'invoice' })).toMatchObject({
+    expect(await runTool(tools.searchMyTasks, { query: 'invoice' })).toMatchObject({
       total: 1,
       tasks: [{ text: 'My own invoice' }],
     })
-    expect(await run(tools.getMyStats, {})).toMatchObject({ total: 1 })
+    expect(await runTool(tools.getMyStats, {})).toMatchObject({ total: 1 })
   })
 
   test("changing the status of someone else's private task answers 'Task not found' and changes nothing", async () => {
     const { me, theirs } = await twoPeople()
-    const answer = await run(chatTools(db(), me).setTaskStatus, {
+    const answer = await runTool(chatTools(db(), me).setTaskStatus, {
       taskId: theirs.id,
       status: 'Completed',
     })
@@ -63,7 +57,7 @@ describe('the tools reach only the person’s own tasks', () => {
 
   test("a public task of someone else may be seen, not changed: 'Unauthorized to view this task'", async () => {
     const { me, theirPublic } = await twoPeople()
-    const answer = await run(chatTools(db(), me).setTaskStatus, {
+    const answer = await runTool(chatTools(db(), me).setTaskStatus, {
       taskId: theirPublic.id,
       status: 'Completed',
     })
@@ -72,7 +66,7 @@ describe('the tools reach only the person’s own tasks', () => {
 
   test('a created task belongs to the session’s person', async () => {
     const { me } = await twoPeople()
-    const created = (await run(chatTools(db(), me).createTask, { text: 'From the chat' })) as {
+    const created = (await runTool(chatTools(db(), me).createTask, { text: 'From the chat' })) as {
       id: string
     }
     const [row] = await db().select().from(tasks).where(eq(tasks.id, created.id))
@@ -102,7 +96,7 @@ describe('the tools that write take the fields the task schema takes', () => {
       withoutSharing(['taskId', ...keysOf(TaskUpdateSchema)]).sort(),
     )
     // The schema's limits hold for the model as for a form: a title too long is refused.
-    await expect(run(tools.createTask, { text: 'x'.repeat(201) })).rejects.toThrow(/at most 200/)
+    await expect(runTool(tools.createTask, { text: 'x'.repeat(201) })).rejects.toThrow(/at most 200/)
   })
 
   test('a created task gets every field the model gave it', async () => {
@@ -116,7 +110,7 @@ describe('the tools that write take the fields the task schema takes', () => {
       hrs: 5,
       isPublic: true,
     }
-    const created = (await run(chatTools(db(), me).createTask, fields)) as { id: string }
+    const created = (await runTool(chatTools(db(), me).createTask, fields)) as { id: string }
     const [row] = await db().select().from(tasks).where(eq(tasks.id, created.id))
     expect(row).toMatchObject({ userId: me.id, ...fields })
   })
@@ -124,13 +118,13 @@ describe('the tools that write take the fields the task schema takes', () => {
   test('changing a task changes only the fields given, of the person’s own tasks only', async () => {
     const { me, mine, theirPublic } = await twoPeople()
     const tools = chatTools(db(), me)
-    const changed = await run(tools.updateTask, { taskId: mine.id, details: 'Paid on the 3rd', hrs: 2 })
+    const changed = await runTool(tools.updateTask, { taskId: mine.id, details: 'Paid on the 3rd', hrs: 2 })
     expect(changed).toMatchObject({ id: mine.id, text: 'My own invoice', details: 'Paid on the 3rd', hrs: 2 })
     const [row] = await db().select().from(tasks).where(eq(tasks.id, mine.id))
     expect(row).toMatchObject({ text: 'My own invoice', details: 'Paid on the 3rd', hrs: 2 })
 
     await shareTask(db(), theirPublic.id, [me.email])
-    expect(await run(tools.updateTask, { taskId: theirPublic.id, text: 'Taken over' })).toEqual({
+    expect(await runTool(tools.updateTask, { taskId: theirPublic.id, text: 'Taken over' })).toEqual({
       error: 'Unauthorized to view this task',
     })
     const [theirs] = await db().select().from(tasks).where(eq(tasks.id, theirPublic.id))
@@ -141,7 +135,7 @@ describe('the tools that write take the fields the task schema takes', () => {
 test('a task the tools return tells nothing of other people: the withheld fields are about them', async () => {
   const { me, other, theirPublic } = await twoPeople()
   await shareTask(db(), theirPublic.id, [me.email, 'someone@example.com'])
-  const moved = (await run(chatTools(db(), me).setTaskStatus, {
+  const moved = (await runTool(chatTools(db(), me).setTaskStatus, {
     taskId: theirPublic.id,
     status: 'In Progress',
   })) as Record<string, unknown>
