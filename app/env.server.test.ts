@@ -10,6 +10,7 @@ describe('parseEnv', () => {
     expect(env.PORT).toBe(3000)
     expect(env.NODE_ENV).toBe('development')
     expect(env.LOG_REQUESTS).toBe(true)
+    expect(env.FAST_PATHS).toBe(true)
     expect(env.isProduction).toBe(false)
     // Without a configured secret a random one still signs cookies.
     expect(env.SESSION_SECRET.length).toBeGreaterThanOrEqual(32)
@@ -31,6 +32,7 @@ describe('parseEnv', () => {
     ['WEB_CONCURRENCY', '0'],
     ['WEB_CONCURRENCY', 'two'],
     ['EVENT_STREAM_POLL_MS', '10'],
+    ['FAST_PATHS', 'false'],
   ])('a bad %s (%j) stops start-up with a message naming it', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(InvalidEnvError)
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `))
@@ -53,6 +55,11 @@ describe('parseEnv', () => {
     expect(env.PORT).toBe(3000)
     expect(env.DATABASE_URL).toBe('file:data/app.db')
     expect(env.CHECKOUT_URL_TIER_2_YEARLY).toBeUndefined()
+  })
+
+  test('FAST_PATHS=off sends everything through the router', () => {
+    expect(parseEnv({ FAST_PATHS: 'off' }).FAST_PATHS).toBe(false)
+    expect(parseEnv({ FAST_PATHS: 'on' }).FAST_PATHS).toBe(true)
   })
 
   test('production is recognised', () => {

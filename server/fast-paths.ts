@@ -14,6 +14,10 @@ import { createVersionedReads } from './versioned-reads'
  * and leaves security headers and the request log to the steps before it (server/app.ts), so the
  * two ways answer alike; tests/integration/fast-paths-parity.test.ts sends every door's requests
  * both ways and compares. No new door without a row here and its parity cases there.
+ *
+ * Not doors in this sense, and the same under either setting: the request adapter's own refusals
+ * of what a Fetch Request cannot carry (server/listener.ts), and the static files of the build,
+ * which need no session and have no route.
  */
 export type FastPath = Door & {
   name: string

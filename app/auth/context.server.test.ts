@@ -7,6 +7,7 @@ import { createUser } from '../../tests/helpers/factories'
 import { buildRequest } from '../../tests/helpers/route'
 import {
   ANONYMOUS_COOKIE,
+  beforeReading,
   csrfTokenFor,
   getAuth,
   getUser,
@@ -177,5 +178,36 @@ describe('requireAnonymous', () => {
       requireAnonymous(request(browser.cookie), new RouterContextProvider(), '/settings'),
     )
     expect(toSettings.headers.get('Location')).toBe('/settings')
+  })
+})
+
+describe('beforeReading, what every request does before it reads (the doors too)', () => {
+  const db = database()
+  const DAY_MS = 24 * 60 * 60 * 1000
+  const cookieOf = (token: string) => `tw_session=${encodeURIComponent(token)}`
+
+  test('finds a valid session and sends nothing; renews an old one and sends its cookie', async () => {
+    const user = await createUser(db)
+    const fresh = await sessions.createSession(db, user.id)
+    expect(await beforeReading(cookieOf(fresh.token))).toMatchObject({
+      session: { id: fresh.id },
+      setCookies: [],
+    })
+    const old = await sessions.createSession(db, user.id, {}, new Date(Date.now() - 2 * DAY_MS))
+    const renewed = await beforeReading(cookieOf(old.token))
+    expect(renewed.session?.id).toBe(old.id)
+    expect(renewed.setCookies).toEqual([
+      expect.stringMatching(/^tw_session=[^;]+; Path=\/; Max-Age=2592000;/),
+    ])
+  })
+
+  test('no cookie, an expired or a revoked session: signed out, nothing sent', async () => {
+    const user = await createUser(db)
+    const expired = await sessions.createSession(db, user.id, {}, new Date(Date.now() - 31 * DAY_MS))
+    const revoked = await sessions.createSession(db, user.id)
+    await sessions.revokeSession(db, user.id, revoked.id)
+    for (const cookie of [undefined, cookieOf(expired.token), cookieOf(revoked.token)]) {
+      expect(await beforeReading(cookie), String(cookie)).toEqual({ session: null, setCookies: [] })
+    }
   })
 })

@@ -39,7 +39,7 @@ export const SESSION_CHECK_MS = 15_000
 const CURSOR = /^\d{1,15}$/
 const TASK_ID = /^[\w-]{1,64}$/
 
-export const STREAM_PATHS = ['/api/events/tasks', '/api/events/comments']
+const STREAM_PATHS = ['/api/events/tasks', '/api/events/comments']
 
 type Refusal = { status: number; code: string; message: string; headers?: Record<string, string> }
 /** What a stream request gets: the feed it follows, or why it may not have one. */
