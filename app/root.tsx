@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense } from 'react'
+import { lazy, type ReactNode, Suspense, useLayoutEffect } from 'react'
 import {
   data,
   isRouteErrorResponse,
@@ -32,6 +32,7 @@ import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
 import { readToast } from '~/toast.server'
 import { timeZoneBootScript } from '~/utils/calendar'
+import { restoreTextTypedBeforeHydration } from '~/utils/typed-before-hydration'
 import type { Route } from './+types/root'
 import './app.css'
 
@@ -122,6 +123,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const theme = root?.theme ?? null
   const nonce = root?.nonce || undefined
   const analytics = root?.config.analytics
+  // After every part of the page has hydrated (effects run from the leaves up).
+  useLayoutEffect(restoreTextTypedBeforeHydration, [])
 
   return (
     <html lang="en" className={theme ?? undefined} suppressHydrationWarning>

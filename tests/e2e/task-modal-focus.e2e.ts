@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { afterNextFrame, gotoBeforeScripts } from './before-scripts'
 import { commentsSection, newCommentBox, sendButton } from './comments-section'
 import { expect, type Person, test } from './fixtures'
 import { createTaskThroughApi } from './rpc-calls'
@@ -17,23 +18,6 @@ async function taskOf(owner: Person, project: string) {
   const text = uniqueTitle('Plan the retreat', project)
   const { id } = await createTaskThroughApi(owner, { text })
   return { id, text }
-}
-
-/**
- * Opens `url` with its scripts held back: the page is its server HTML until the returned
- * function lets them load.
- */
-async function gotoBeforeScripts(page: Page, url: string) {
-  let release = () => {}
-  const released = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route(/\/assets\/.+\.js$/, async (route) => {
-    await released
-    await route.continue()
-  })
-  await page.goto(url, { waitUntil: 'domcontentloaded' })
-  return () => release()
 }
 
 /** Which element has focus, by its id or accessible text. */
@@ -87,8 +71,7 @@ test.describe('with JavaScript', () => {
     release()
 
     await expect(page.locator('dialog:modal')).toHaveCount(1)
-    // A frame after hydration, for any render that follows it.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))))
+    await afterNextFrame(page)
     await expect(title).toHaveValue(`${text} in May`)
     await expect(details).toHaveValue('Book the cabins first')
     await expect(details).toBeFocused()

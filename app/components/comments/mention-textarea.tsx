@@ -71,14 +71,6 @@ export function MentionTextarea({
   const activeUser = isOpen ? matches[activeIndex] : undefined
   const optionId = (index: number) => `${listboxId}-option-${index}`
 
-  // Text typed into the server's textarea before the scripts ran is the value now: left to the
-  // empty state, the first render after hydration would wipe it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at hydration
-  useLayoutEffect(() => {
-    const typed = textarea.current?.value
-    if (typed !== undefined && typed !== value) onValueChange(typed)
-  }, [])
-
   // A pick changes the value through the parent; the caret goes after the mention once it renders.
   useLayoutEffect(() => {
     if (pendingCaret.current === null) return

@@ -79,6 +79,7 @@ export function startStripeReconciliation(options: { retryIntervalMs?: number } 
       if (!stripe) return
       const { recorded } = await reconcileStripeEvents(database(), stripe)
       if (!recorded.length) return
+      // One created moments ago may only be on its way; an older one was lost or never delivered.
       console.warn(
         `Stripe reconciliation recorded ${recorded.length} event(s) we lacked: ${recorded.join(', ')}`,
       )
