@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { sessionFromCookies } from '~/auth/context.server'
+import { catchUpWithOwnWrites } from '~/auth/own-writes.server'
 import type { Database } from '~/db/client.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
 import { env } from '~/env.server'
@@ -97,6 +98,9 @@ export function createEventStreams(
     req: IncomingMessage,
     url: URL,
   ): Promise<{ feed: Feed; sessionId?: string } | Refusal> {
+    // As the root middleware does before a route reads. A position the primary never reached is
+    // dropped by the page's next request: a stream's answer sets no cookie.
+    await catchUpWithOwnWrites(req.headers.cookie, db)
     const session = await sessionFromCookies(req.headers.cookie)
     const user = session?.user ?? null
     if (url.pathname === '/api/events/tasks') {

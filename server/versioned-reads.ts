@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { findSessionAnywhere } from '~/auth/context.server'
+import { catchUpWithOwnWrites } from '~/auth/own-writes.server'
 import { SESSION_COOKIE, sessionCookie } from '~/auth/session-cookie.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
 import { RPC_PREFIX } from '~/rpc/handler.server'
@@ -51,8 +52,11 @@ export function createVersionedReads() {
 async function answer(req: IncomingMessage, res: ServerResponse, url: URL) {
   const token = readCookie(req.headers.cookie ?? null, SESSION_COOKIE)
   // Looked up only when the request is a versioned read: other procedures pass on at no cost.
-  const found: { session: ActiveSession | null } = { session: null }
+  const found: { session: ActiveSession | null; droppedPosition?: string } = { session: null }
   const caller = async () => {
+    // As the root middleware does before a route reads: the replica catches up with the person's
+    // own last write, so a poll right after it is not answered from before it.
+    found.droppedPosition = await catchUpWithOwnWrites(req.headers.cookie)
     found.session = token ? await findSessionAnywhere(token) : null
     return found.session?.user ?? null
   }
@@ -63,6 +67,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, url: URL) {
   // The lookup renewed the session (it was old enough): its cookie goes out with this response,
   // whether it is answered here or by the route, whose own lookup now finds nothing to renew.
   if (token && found.session?.isRenewed) res.setHeader('Set-Cookie', sessionCookie(token))
+  if (found.droppedPosition) res.appendHeader('Set-Cookie', found.droppedPosition)
   if (!known) return false
   res.writeHead(known.status, known.headers)
   res.end(req.method === 'HEAD' || known.status === 304 ? undefined : known.body)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createContext, type RouterContextProvider, redirect } from 'react-router'
-import { database, syncReplicaForMiss } from '~/db/client.server'
+import { database } from '~/db/client.server'
+import { syncReplicaForMiss } from '~/db/replicas.server'
 import { isDatabaseUnavailable } from '~/db/unavailable.server'
 import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
