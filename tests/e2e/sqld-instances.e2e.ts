@@ -205,15 +205,18 @@ test('a person reads their own write whichever worker or instance answers the ne
       expect((await freshRequest(origin, jar, { path: '/api/csrf' })).status).toBe(200)
     }
 
-    // Read back by a route (task.get), or by the versioned reads' door (task.getAll polled with
-    // the ETag of the list as it was before the write: a replica behind the write answers 304).
+    // Read back by a route (task.get), by the versioned reads' door (task.getAll polled with the
+    // ETag of the list as it was before the write: a replica behind the write answers 304), or by
+    // the event streams' door (a task's comment stream: 404 on a replica that lacks the task).
     const getAll = `/api/rpc/task/getAll?data=${encodeURIComponent(JSON.stringify({ json: {} }))}`
     let listEtag = ''
     const pairs = [
       ...Array.from({ length: 10 }, () => [cluster.origin, cluster.origin, 'task.get'] as const),
       ...Array.from({ length: 10 }, () => [cluster.origin, cluster.origin, 'task.getAll'] as const),
-      ...Array.from({ length: 4 }, () => [cluster.origin, other.origin, 'task.get'] as const),
-      ...Array.from({ length: 4 }, () => [other.origin, cluster.origin, 'task.get'] as const),
+      ...Array.from({ length: 2 }, () => [cluster.origin, other.origin, 'task.get'] as const),
+      ...Array.from({ length: 2 }, () => [cluster.origin, other.origin, 'comment stream'] as const),
+      ...Array.from({ length: 2 }, () => [other.origin, cluster.origin, 'task.get'] as const),
+      ...Array.from({ length: 2 }, () => [other.origin, cluster.origin, 'comment stream'] as const),
     ]
     const found: string[] = []
     for (const [writeTo, readFrom, read] of pairs) {
@@ -232,6 +235,11 @@ test('a person reads their own write whichever worker or instance answers the ne
       if (read === 'task.get') {
         const data = encodeURIComponent(JSON.stringify({ json: { taskId: id } }))
         const answer = await freshRequest(readFrom, jar, { path: `/api/rpc/task/get?data=${data}` })
+        found.push(answer.status === 200 ? 'found' : `${read} ${answer.status}`)
+      } else if (read === 'comment stream') {
+        // The event streams' door looks the task up before it opens its comment stream.
+        const path = `/api/events/comments?taskId=${id}`
+        const answer = await freshRequest(readFrom, jar, { method: 'HEAD', path })
         found.push(answer.status === 200 ? 'found' : `${read} ${answer.status}`)
       } else {
         const answer = await freshRequest(readFrom, jar, {
