@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { createContext, type RouterContextProvider, redirect } from 'react-router'
-import { database, syncReplicaForMiss } from '~/db/client.server'
+import { database } from '~/db/client.server'
+import { syncReplicaForMiss } from '~/db/replicas.server'
 import { isDatabaseUnavailable } from '~/db/unavailable.server'
 import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
 import { readCookie, serializeCookie } from '~/utils/cookies.server'
 import { issueCsrfToken } from './csrf.server'
+import { catchUpWithOwnWrites } from './own-writes.server'
 import { SESSION_COOKIE, sessionCookie } from './session-cookie.server'
 
 export const ANONYMOUS_COOKIE = 'tw_anon'
@@ -54,23 +56,28 @@ export type Reader = {
 }
 
 /**
- * What every request does before it reads: the session behind its cookie, renewed when it is old
- * enough (its cookie then goes out with the answer). The one function the root middleware and
- * every door ahead of React Router (server/fast-paths.ts) call, so an expired, revoked or renewed
- * session is treated the same whichever answers. On any failure but an unreachable database the
- * visitor counts as signed out and 'Auth error' is logged (the spec's rule).
+ * What every request does before it reads: on an embedded replica, catching up with the person's
+ * own last write (own-writes.server.ts); then the session behind its cookie, renewed when it is
+ * old enough (its cookie then goes out with the answer). The one function the root middleware
+ * and every door ahead of React Router (server/fast-paths.ts) call, so an expired, revoked or
+ * renewed session, and a person's own writes, are treated the same whichever answers. On any
+ * failure but an unreachable database the visitor counts as signed out and 'Auth error' is
+ * logged (the spec's rule).
  */
 export async function beforeReading(cookies: string | null | undefined): Promise<Reader> {
+  const droppedPosition = await catchUpWithOwnWrites(cookies)
+  const setCookies = droppedPosition ? [droppedPosition] : []
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
-  if (!token) return { session: null, setCookies: [] }
+  if (!token) return { session: null, setCookies }
   try {
     const session = await findSessionAnywhere(token)
-    return { session, setCookies: session?.isRenewed ? [sessionCookie(token)] : [] }
+    if (session?.isRenewed) setCookies.push(sessionCookie(token))
+    return { session, setCookies }
   } catch (error) {
     // A database out of reach is not a signed-out person: the request answers 503.
     if (isDatabaseUnavailable(error)) throw error
     console.error('Auth error', error)
-    return { session: null, setCookies: [] }
+    return { session: null, setCookies }
   }
 }
 

@@ -1,6 +1,7 @@
 import { data, type MiddlewareFunction } from 'react-router'
 import { getAuth } from './context.server'
 import { csrfTokenFromRequest, INVALID_CSRF_MESSAGE, isAllowedOrigin, isValidCsrfToken } from './csrf.server'
+import { rememberOwnWrites } from './own-writes.server'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -13,8 +14,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const CHECKED_ELSEWHERE = ['/api/rpc/', '/api/stripe/webhook', '/resources/theme']
 
 /**
- * Runs before every loader and action: resolves the session once, refuses mutations without a
- * valid CSRF token (or from a foreign Origin), and sends any cookie the session needs renewed.
+ * Runs before every loader and action: resolves the session once (`beforeReading`, which on an
+ * embedded replica first catches up with the person's own last write), refuses mutations without a
+ * valid CSRF token (or from a foreign Origin), and sends any cookie the session needs renewed, and
+ * the position of what this request wrote.
  */
 export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const auth = await getAuth(request, context)
@@ -34,7 +37,8 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
     }
   }
 
-  let response = await next()
+  let { result: response, cookie: position } = await rememberOwnWrites(next)
+  if (position) auth.setCookies.push(position)
   if (auth.setCookies.length > 0) {
     // Response.redirect() (and any fetched response) has immutable headers; a copy takes cookies.
     response = new Response(response.body, response)

@@ -4,6 +4,7 @@ import { type Client, createClient } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { env } from '~/env.server'
 import { createNativeClient } from './native-client.server'
+import { registerReplica } from './replicas.server'
 import * as schema from './schema'
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client }
@@ -40,8 +41,8 @@ export function openDatabase(config: DatabaseConfig): Database {
     filePath && isPlainFileUrl(config.url) && !config.syncUrl
       ? openFile(filePath, config)
       : openClient(config)
+  if (config.syncUrl) registerReplica(client)
   const db = announceCommits(drizzle(client, { schema }))
-  if (config.syncUrl) replicas.add(db)
   // A replica's writes go to the primary, but through the same synchronous driver as a file:
   // they block the thread for the round trip, so they take turns like a file's.
   return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
@@ -61,8 +62,9 @@ function openClient(config: DatabaseConfig): Client {
     authToken: config.authToken,
     syncUrl: config.syncUrl,
     syncInterval: config.syncUrl ? config.syncIntervalSeconds : undefined,
-    // A replica's own writes go to the primary and are read back from it at once, so a person
-    // sees their change on the next page; other instances' writes arrive with the next sync.
+    // A replica's own writes go to the primary and are read back from it at once; another
+    // replica (a sibling worker, another instance) catches up with a person's writes when their
+    // next request reaches it (replicas.server.ts), anyone else's arrive with the next sync.
     readYourWrites: true,
     timeout: BUSY_TIMEOUT_MS,
     fetch: boundedFetch,
@@ -72,42 +74,6 @@ function openClient(config: DatabaseConfig): Client {
 /** The HTTP client's fetch, with every request bounded by REMOTE_TIMEOUT_MS. */
 function boundedFetch(request: Request) {
   return fetch(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(REMOTE_TIMEOUT_MS)]) })
-}
-
-const replicas = new WeakSet<Database>()
-
-/** Whether the database is an embedded replica (DATABASE_SYNC_URL). */
-export function isReplica(db: Database) {
-  return replicas.has(db)
-}
-
-/**
- * Pulls the primary's newest changes into an embedded replica now, rather than at its next
- * periodic sync. Returns false for a database that is not a replica; throws when the primary
- * cannot be reached.
- */
-export async function syncReplica(db: Database): Promise<boolean> {
-  if (!isReplica(db)) return false
-  await db.$client.sync()
-  return true
-}
-
-const syncsUnderWay = new WeakMap<Database, Promise<boolean>>()
-
-/**
- * Syncs a replica for a read that found nothing and may be looking for another instance's
- * fresh write. Concurrent callers share one sync, so a flood of such reads costs one request to
- * the primary at a time. Resolves false for a database that is not a replica or a failed sync.
- */
-export function syncReplicaForMiss(db: Database): Promise<boolean> {
-  let sync = syncsUnderWay.get(db)
-  if (!sync) {
-    sync = syncReplica(db)
-      .catch(() => false)
-      .finally(() => syncsUnderWay.delete(db))
-    syncsUnderWay.set(db, sync)
-  }
-  return sync
 }
 
 const commitListeners = new Set<() => void>()

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { migrate } from 'drizzle-orm/libsql/migrator'
-import { type Database, syncReplica } from './client.server'
+import type { Database } from './client.server'
+import { syncReplica } from './replicas.server'
 
 /** Generated SQL migrations, checked in; resolved from the app's root like the server's cwd. */
 const MIGRATIONS_FOLDER = resolve('drizzle')

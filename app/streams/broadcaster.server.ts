@@ -1,4 +1,5 @@
-import { type Database, onCommit, syncReplica } from '~/db/client.server'
+import { type Database, onCommit } from '~/db/client.server'
+import { syncReplica } from '~/db/replicas.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { readAudiences, type TaskAudience } from '~/services/task-audience.server'
 

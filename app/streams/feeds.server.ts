@@ -1,4 +1,5 @@
-import { type Database, isReplica } from '~/db/client.server'
+import type { Database } from '~/db/client.server'
+import { isReplica } from '~/db/replicas.server'
 import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
 import type { Viewer } from '~/services/tasks.server'

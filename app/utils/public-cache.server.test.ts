@@ -29,6 +29,7 @@ describe('publicCacheHeaders', () => {
 
     expect(cacheControl()).toBe('public, max-age=60, s-maxage=300')
     expect(cacheControl('theme=light; tw_anon=abc')).toBe('public, max-age=60, s-maxage=300')
+    expect(cacheControl('tw_wrote=1234')).toBe('public, max-age=60, s-maxage=300')
     expect(cacheControl('tw_session=secret')).toBe('private, max-age=0, must-revalidate')
   })
 

@@ -21,11 +21,12 @@ const PRIVATE_CACHE_CONTROL = 'private, max-age=0, must-revalidate'
 
 /**
  * Cookies that say nothing about who is looking: the theme (it changes the page, and the ETag
- * covers it), the anonymous id that CSRF tokens of signed-out visitors are bound to, and the time
- * zone every page's boot script stores (read only by signed-in views, the dashboard), so a
- * returning visitor's public pages stay shareable.
+ * covers it), the anonymous id that CSRF tokens of signed-out visitors are bound to, the time
+ * zone every page's boot script stores (read only by signed-in views, the dashboard), and the
+ * replica position of the visitor's last write (a signing out leaves one; own-writes.server.ts),
+ * so a returning visitor's public pages stay shareable.
  */
-const ANONYMOUS_COOKIES = new Set(['theme', 'tw_anon', TIME_ZONE_COOKIE])
+const ANONYMOUS_COOKIES = new Set(['theme', 'tw_anon', TIME_ZONE_COOKIE, 'tw_wrote'])
 
 /**
  * The root renders the task modal on any page whose URL names a task (`?task=<id>`): that

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type SqldFixture, startSqld } from '../fixtures/sqld'
@@ -118,5 +119,142 @@ test('sqld killed: writes answer 503 with Retry-After at once, and pass again wh
   } finally {
     if (app && app.child.exitCode === null) await stopServer(app)
     await sqld?.close()
+  }
+})
+
+/**
+ * One request on a connection of its own (so the cluster's primary may hand it to either
+ * worker), with one cookie jar for every instance, as a browser keeps one for the site.
+ */
+function freshRequest(
+  origin: string,
+  jar: ApiClient,
+  {
+    method = 'GET',
+    path,
+    body,
+    headers = {},
+  }: { method?: string; path: string; body?: string; headers?: Record<string, string> },
+) {
+  return new Promise<{ status: number; body: string; etag?: string }>((resolve, reject) => {
+    const url = new URL(origin)
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method,
+        agent: false,
+        localAddress: jar.ip,
+        headers: { Cookie: jar.cookieHeader(), ...headers },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk
+        })
+        res.on('end', () => {
+          for (const line of res.headers['set-cookie'] ?? []) {
+            const [pair = ''] = line.split(';')
+            const index = pair.indexOf('=')
+            const value = pair.slice(index + 1)
+            if (value === '' || /max-age=0\b/i.test(line)) jar.cookies.delete(pair.slice(0, index))
+            else jar.cookies.set(pair.slice(0, index), value)
+          }
+          resolve({ status: res.statusCode ?? 0, body: text, etag: res.headers.etag })
+        })
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+test('a person reads their own write whichever worker or instance answers the next request', async () => {
+  // Three processes boot, on two cores shared with the rest of the run.
+  test.setTimeout(90_000)
+  const sqld = await startSqld()
+  const folder = mkdtempSync(join(tmpdir(), 'read-own-writes-'))
+  const servers: Running[] = []
+  try {
+    // Replicas that would not sync on their own during the test: only catching up can show the
+    // write. Instances of one deployment share their secret, so a CSRF token is good at each.
+    const replica = (name: string, env: Record<string, string> = {}) =>
+      startServer({
+        DATABASE_URL: `file:${join(folder, `${name}.db`)}`,
+        DATABASE_SYNC_URL: sqld.url,
+        DATABASE_SYNC_INTERVAL_SECONDS: '3600',
+        SESSION_SECRET: 'one secret for every instance of this deployment',
+        ...env,
+      })
+    const cluster = await replica('cluster', { WEB_CONCURRENCY: '2' })
+    servers.push(cluster)
+    // The cluster's primary has migrated once it forks: the other instance may boot meanwhile.
+    await expect.poll(() => cluster.output(), { timeout: 30_000 }).toContain('starting 2 workers')
+    const other = await replica('other')
+    servers.push(other)
+    await expect.poll(() => cluster.output().match(/listening on/g)?.length ?? 0, { timeout: 30_000 }).toBe(2)
+    await waitUntilListening(other)
+
+    const email = `lin-${Date.now()}@example.test`
+    const jar = await signUpThroughApi(cluster.origin, { name: 'Lin', email, password })
+    const token = await jar.csrf()
+    // Every process knows the session already, so no lookup of an unknown one syncs by the way.
+    for (const origin of [cluster.origin, cluster.origin, cluster.origin, other.origin]) {
+      expect((await freshRequest(origin, jar, { path: '/api/csrf' })).status).toBe(200)
+    }
+
+    // Read back by a route (task.get), by the versioned reads' door (task.getAll polled with the
+    // ETag of the list as it was before the write: a replica behind the write answers 304), or by
+    // the event streams' door (a task's comment stream: 404 on a replica that lacks the task).
+    const getAll = `/api/rpc/task/getAll?data=${encodeURIComponent(JSON.stringify({ json: {} }))}`
+    let listEtag = ''
+    const pairs = [
+      ...Array.from({ length: 10 }, () => [cluster.origin, cluster.origin, 'task.get'] as const),
+      ...Array.from({ length: 10 }, () => [cluster.origin, cluster.origin, 'task.getAll'] as const),
+      ...Array.from({ length: 2 }, () => [cluster.origin, other.origin, 'task.get'] as const),
+      ...Array.from({ length: 2 }, () => [cluster.origin, other.origin, 'comment stream'] as const),
+      ...Array.from({ length: 2 }, () => [other.origin, cluster.origin, 'task.get'] as const),
+      ...Array.from({ length: 2 }, () => [other.origin, cluster.origin, 'comment stream'] as const),
+    ]
+    const found: string[] = []
+    for (const [writeTo, readFrom, read] of pairs) {
+      if (read === 'task.getAll' && listEtag === '') {
+        listEtag = (await freshRequest(writeTo, jar, { path: getAll })).etag ?? ''
+        expect(listEtag).not.toBe('')
+      }
+      const created = await freshRequest(writeTo, jar, {
+        method: 'POST',
+        path: '/api/rpc/task/create',
+        body: JSON.stringify({ json: { text: 'Mine' } }),
+        headers: { 'Content-Type': 'application/json', 'x-csrf-token': token },
+      })
+      expect(created.status).toBe(200)
+      const { id } = (JSON.parse(created.body) as { json: { id: string } }).json
+      if (read === 'task.get') {
+        const data = encodeURIComponent(JSON.stringify({ json: { taskId: id } }))
+        const answer = await freshRequest(readFrom, jar, { path: `/api/rpc/task/get?data=${data}` })
+        found.push(answer.status === 200 ? 'found' : `${read} ${answer.status}`)
+      } else if (read === 'comment stream') {
+        // The event streams' door looks the task up before it opens its comment stream.
+        const path = `/api/events/comments?taskId=${id}`
+        const answer = await freshRequest(readFrom, jar, { method: 'HEAD', path })
+        found.push(answer.status === 200 ? 'found' : `${read} ${answer.status}`)
+      } else {
+        const answer = await freshRequest(readFrom, jar, {
+          path: getAll,
+          headers: { 'If-None-Match': listEtag },
+        })
+        found.push(answer.status === 200 && answer.body.includes(id) ? 'found' : `${read} ${answer.status}`)
+        listEtag = answer.etag ?? ''
+      }
+    }
+    expect(found).toEqual(pairs.map(() => 'found'))
+  } finally {
+    await Promise.all(servers.map((server) => (server.child.exitCode === null ? stopServer(server) : null)))
+    await sqld.stop({ kill: true })
+    await sqld.close()
+    rmSync(folder, { recursive: true, force: true })
   }
 })

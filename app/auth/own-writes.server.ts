@@ -1,0 +1,56 @@
+import { database } from '~/db/client.server'
+import { catchUpTo, isReplica, withOwnWrites } from '~/db/replicas.server'
+import { expireCookie, readCookie, serializeCookie } from '~/utils/cookies.server'
+
+/**
+ * Read-your-writes for a person on embedded replicas, whichever worker or instance answers
+ * (docs/decisions/037-read-your-writes-across-replicas.md): a response to a request that wrote
+ * carries the replica position of that write in a cookie, and a request whose position is ahead
+ * of the replica that receives it makes that replica sync before anything reads. On a plain file
+ * or a remote database there is no cookie and nothing to do.
+ */
+
+/** The primary's frame number after this browser's last write. A hint, not a credential. */
+export const OWN_WRITES_COOKIE = 'tw_wrote'
+
+/** The longest sync interval allowed (DATABASE_SYNC_INTERVAL_SECONDS): past it every replica has the write. */
+const COOKIE_MAX_AGE_SECONDS = 3600
+
+const POSITION = /^\d{1,15}$/
+
+/**
+ * Before a request reads: brings the replica that answers it up to the position of the person's
+ * own last write, if it is behind it. Costs nothing when the replica is already there (no request
+ * to the primary) and on a database that is no replica. A made-up position costs at most one
+ * sync, shared with concurrent requests; a primary out of reach, at most one failed sync per few
+ * seconds (replicas.server.ts). Returns the `Set-Cookie` that drops a cookie the primary never
+ * reached, for the doors that can send it.
+ */
+export async function catchUpWithOwnWrites(
+  cookies: string | null | undefined,
+  db = database(),
+): Promise<string | undefined> {
+  if (!isReplica(db)) return undefined
+  const position = readCookie(cookies ?? null, OWN_WRITES_COOKIE)
+  if (position === undefined) return undefined
+  if (!POSITION.test(position)) return expireCookie(OWN_WRITES_COOKIE)
+  const outcome = await catchUpTo(db, Number(position))
+  return outcome === 'beyond-primary' ? expireCookie(OWN_WRITES_COOKIE) : undefined
+}
+
+/**
+ * Runs a request's loaders and actions; when they wrote through a replica, also answers with the
+ * cookie that carries the position of that write to the person's next request.
+ */
+export async function rememberOwnWrites<T>(
+  run: () => Promise<T>,
+  db = database(),
+): Promise<{ result: T; cookie?: string }> {
+  if (!isReplica(db)) return { result: await run() }
+  const { result, position } = await withOwnWrites(db, run)
+  if (position === undefined) return { result }
+  return {
+    result,
+    cookie: serializeCookie(OWN_WRITES_COOKIE, String(position), { maxAgeSeconds: COOKIE_MAX_AGE_SECONDS }),
+  }
+}
