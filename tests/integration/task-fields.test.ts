@@ -12,10 +12,10 @@ import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from '~/ser
 import { toSessionUser } from '~/services/sessions.server'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks.server'
 import { TASK_LIST_ITEM_FIELDS, TASK_VIEW_FIELDS } from '~/services/view-fields'
+import { createEventStreams, type EventStreams } from '~/streams/event-streams.server'
 import { bodyLimit } from '../../server/body-limits'
-import { createEventStreams, type EventStreams } from '../../server/event-streams'
+import { fastPathStep, fastPaths } from '../../server/fast-paths'
 import { createListener } from '../../server/listener'
-import { createVersionedReads } from '../../server/versioned-reads'
 import { runTool } from '../helpers/assistant'
 import { signedInBrowser, type TestBrowser } from '../helpers/auth'
 import { createUser } from '../helpers/factories'
@@ -27,8 +27,8 @@ import { openEventSource } from '../helpers/sse'
  * Every door a task is read through carries every field of the task view
  * (app/services/view-fields.ts), taken from the view's own list at run time: a field added to
  * `TaskView` is demanded here of each door at once, and a door that forgets it fails by name. The
- * doors are the production ones, in the production order, on one real HTTP server: the event
- * streams, the versioned reads ahead of React Router, then the /api/rpc route; the pages are
+ * doors are the production ones (server/fast-paths.ts), in the production order, on one real HTTP
+ * server, then the /api/rpc route; the pages are
  * their loaders; the assistant is its tools.
  */
 
@@ -49,7 +49,7 @@ let subtask: { id: string }
 
 beforeAll(async () => {
   streams = createEventStreams(db, { keepAliveMs: 1000, sessionCheckMs: 1000 })
-  const versionedReads = createVersionedReads()
+  const doors = fastPathStep(fastPaths({ db: () => db, eventStreams: () => streams }))
   const route = createListener({
     publicOrigin: new URL('http://127.0.0.1'),
     trustProxy: false,
@@ -57,9 +57,7 @@ beforeAll(async () => {
     handle: answerThroughRpcRoute,
     log: (message, error) => console.error(message, error),
   })
-  server = createServer((req, res) =>
-    streams.handle(req, res, () => versionedReads(req, res, () => route(req, res))),
-  )
+  server = createServer((req, res) => doors(req, res, () => route(req, res)))
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
