@@ -27,15 +27,14 @@ import {
   spentWindowRefusal,
 } from './rate-limit.server'
 import type { SessionUser } from './session-user'
+import { canSeeTask, getTask } from './tasks/reads.server'
 import {
-  canSeeTask,
-  getTask,
   isTaskVisibleSql,
   TASK_NOT_FOUND,
   type Viewer,
   visibilityParams,
   visibleToSql,
-} from './tasks.server'
+} from './tasks/rule.server'
 
 /**
  * The rules of comments (docs/product-rules.md §1, §2):

@@ -4,13 +4,8 @@ import { preparedPerDatabase } from '~/db/prepared.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { NotFound } from './errors'
-import {
-  isTaskVisibleSql,
-  TASK_NOT_FOUND,
-  type TaskView,
-  type Viewer,
-  visibilityParams,
-} from './tasks.server'
+import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks/rule.server'
+import type { TaskView } from './tasks/view'
 
 /**
  * Who may be mentioned on a task (docs/product-rules.md §1):

@@ -3,7 +3,7 @@ import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
-import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks.server'
+import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks/rule.server'
 
 /**
  * Mention notifications (docs/product-rules.md §1): unread until the person opens the task or

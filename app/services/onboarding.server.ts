@@ -3,7 +3,8 @@ import type { Database } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { Invalid, NotFound } from './errors'
 import type { SessionUser } from './session-user'
-import { getTask, updateTask } from './tasks.server'
+import { getTask } from './tasks/reads.server'
+import { updateTask } from './tasks/writes.server'
 
 /**
  * First-run guidance. A new account is guided through four steps (name and avatar, a first task,

@@ -4,7 +4,7 @@ import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { events, versionCounters } from '~/db/schema'
 import { NotFound } from './errors'
-import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks.server'
+import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks/rule.server'
 
 /**
  * The versions of the reads pages poll, read without building the answer

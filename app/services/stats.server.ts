@@ -12,7 +12,8 @@ import {
   weekdayOf,
 } from '~/utils/calendar'
 import type { SessionUser } from './session-user'
-import { findLatestOwnTask, sharedWithViewerSql } from './tasks.server'
+import { findLatestOwnTask } from './tasks/reads.server'
+import { sharedWithViewerSql } from './tasks/rule.server'
 
 /**
  * What the dashboard tells a person about their work, computed by SQL aggregates over index

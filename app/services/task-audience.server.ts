@@ -1,12 +1,12 @@
 import { inArray, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { taskShares, tasks } from '~/db/schema'
-import type { Viewer } from './tasks.server'
+import type { Viewer } from './tasks/rule.server'
 
 /**
  * Who may see a task, reduced to what deciding for one person needs: event streams read it once
  * per task for a whole batch of events and then decide for every subscriber in memory. It is the
- * visibility rule of tasks.server.ts (docs/product-rules.md §1): the owner, the people it is
+ * visibility rule of tasks/rule.server.ts (docs/product-rules.md §1): the owner, the people it is
  * shared with once they verified that address, and anyone when it is public.
  */
 export type TaskAudience = {

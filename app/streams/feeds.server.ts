@@ -1,7 +1,7 @@
 import { type Database, isReplica } from '~/db/client.server'
 import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
-import type { Viewer } from '~/services/tasks.server'
+import type { Viewer } from '~/services/tasks/rule.server'
 import { audienceOf, audiencesOf, type Broadcaster } from './broadcaster.server'
 import { controlFrame, type EventStream, frameOf } from './event-stream.server'
 

@@ -1,0 +1,141 @@
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
+import { taskShares, tasks, users } from '~/db/schema'
+import type { Priority, Status } from '~/domain/constants'
+import { type Viewer, viewerParams } from './rule.server'
+import type { TaskListItem } from './view'
+
+/** The task list page's groups, read by four statements prepared once per filter shape. */
+
+export type TaskFilters = { status?: Status; priority?: Priority }
+
+export type TaskGroups = {
+  mine: { tasks: TaskListItem[]; total: number }
+  shared: TaskListItem[]
+  public: TaskListItem[]
+}
+
+/** The placeholders of the task list's statements, filled by `listParams`. */
+const list = {
+  viewerId: sql.placeholder('viewerId'),
+  email: sql.placeholder('email'),
+  status: sql.placeholder('status'),
+  priority: sql.placeholder('priority'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+}
+
+/**
+ * The task list's four statements for one filter shape (which of status and priority is set),
+ * built with placeholders. The viewer's unverified or absent address is NULL, which equals
+ * nothing, so one statement serves every viewer; only the shape changes the SQL, so there are at
+ * most four sets per database, each built on first use.
+ */
+function buildListStatements(db: Database, shape: FilterShape) {
+  const filter = and(
+    shape.hasStatus ? eq(tasks.status, list.status) : undefined,
+    shape.hasPriority ? eq(tasks.priority, list.priority) : undefined,
+  )
+  const topLevel = sql`${tasks.parentTaskId} IS NULL`
+  const sharedWithViewer = sql`${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${list.email})`
+  const mineWhere = and(eq(tasks.userId, list.viewerId), topLevel, filter)
+  const othersWhere = sql`${tasks.userId} <> ${list.viewerId}`
+  return {
+    mine: selectListItems(db, mineWhere)
+      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .limit(list.limit)
+      .offset(list.offset)
+      .prepare(),
+    mineCount: db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere).prepare(),
+    shared: selectListItems(db, and(othersWhere, sharedWithViewer, filter))
+      .orderBy(desc(tasks.createdAt))
+      .limit(200)
+      .prepare(),
+    public: selectListItems(
+      db,
+      and(eq(tasks.isPublic, true), othersWhere, topLevel, filter, sql`NOT ${sharedWithViewer}`),
+    )
+      .orderBy(desc(tasks.createdAt))
+      .limit(200)
+      .prepare(),
+  }
+}
+
+/**
+ * A list row: the owner's name joined and the subtask progress as correlated subqueries on
+ * indexed columns, counting only the subtasks this viewer may open (as `selectTaskViews` does).
+ */
+function selectListItems(db: Database, where: SQL | undefined) {
+  const visibleSubtask = sql`(c.is_public = 1 OR c.user_id = ${list.viewerId} OR c.id IN (SELECT s.task_id FROM ${taskShares} s WHERE s.email = ${list.email}))`
+  return db
+    .select({
+      id: tasks.id,
+      text: tasks.text,
+      priority: tasks.priority,
+      status: tasks.status,
+      hrs: tasks.hrs,
+      isPublic: tasks.isPublic,
+      ownerName: users.name,
+      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND ${visibleSubtask})`,
+      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed' AND ${visibleSubtask})`,
+    })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.userId))
+    .where(where)
+}
+
+type FilterShape = { hasStatus: boolean; hasPriority: boolean }
+type ListStatements = ReturnType<typeof buildListStatements>
+
+const listStatements = preparedPerDatabase((db) => {
+  const byShape = new Map<string, ListStatements>()
+  return (filters: TaskFilters) => {
+    const shape = { hasStatus: filters.status !== undefined, hasPriority: filters.priority !== undefined }
+    const key = `${shape.hasStatus}:${shape.hasPriority}`
+    let statements = byShape.get(key)
+    if (!statements) {
+      statements = buildListStatements(db, shape)
+      byShape.set(key, statements)
+    }
+    return statements
+  }
+})
+
+const toListItem = (row: TaskListItem): TaskListItem => ({
+  ...row,
+  ownerName: row.ownerName || 'Unknown User',
+  subtaskCount: Number(row.subtaskCount),
+  subtasksCompleted: Number(row.subtasksCompleted),
+})
+
+/**
+ * The task list, grouped: the viewer's own (paged: a user may own thousands), tasks shared with
+ * them, and others' public tasks. Subtasks appear under their parent, not in the groups. Four
+ * statements prepared once per filter shape; the rows carry only what the list shows.
+ */
+export async function listTaskGroups(
+  db: Database,
+  viewer: NonNullable<Viewer>,
+  filters: TaskFilters = {},
+  page: { limit: number; offset: number } = { limit: 50, offset: 0 },
+): Promise<TaskGroups> {
+  const statements = listStatements(db)(filters)
+  const params = {
+    ...viewerParams(viewer),
+    status: filters.status ?? null,
+    priority: filters.priority ?? null,
+    ...page,
+  }
+  const [mine, [mineCount], shared, publicTasks] = await Promise.all([
+    statements.mine.all(params),
+    statements.mineCount.all(params),
+    statements.shared.all(params),
+    statements.public.all(params),
+  ])
+  return {
+    mine: { tasks: mine.map(toListItem), total: Number(mineCount?.total ?? 0) },
+    shared: shared.map(toListItem),
+    public: publicTasks.map(toListItem),
+  }
+}
