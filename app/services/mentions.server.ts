@@ -4,7 +4,8 @@ import { preparedPerDatabase } from '~/db/prepared.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { NotFound } from './errors'
-import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks/rule.server'
+import type { Viewer } from './session-user'
+import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule.server'
 import type { TaskView } from './tasks/view'
 
 /**

@@ -3,7 +3,8 @@ import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
-import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks/rule.server'
+import type { Actor } from './session-user'
+import { viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks/rule.server'
 
 /**
  * Mention notifications (docs/product-rules.md §1): unread until the person opens the task or
@@ -14,8 +15,6 @@ import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } fro
  */
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found'
-
-export type Recipient = NonNullable<Viewer>
 
 /** The wire shape of `comments.getMentionNotifications`. */
 export type MentionNotification = {
@@ -30,7 +29,7 @@ export type MentionNotification = {
 }
 
 /** The recipient's unread mentions on tasks they may see, newest first; enough for any toast stack. */
-export async function listUnreadMentions(db: Executor, recipient: Recipient): Promise<MentionNotification[]> {
+export async function listUnreadMentions(db: Executor, recipient: Actor): Promise<MentionNotification[]> {
   const rows = await db
     .select({
       id: notifications.id,
@@ -62,7 +61,7 @@ export async function listUnreadMentions(db: Executor, recipient: Recipient): Pr
 }
 
 /** Marks one of the recipient's notifications read; one about a task they cannot see is not theirs. */
-export async function markNotificationRead(db: Executor, recipient: Recipient, notificationId: string) {
+export async function markNotificationRead(db: Executor, recipient: Actor, notificationId: string) {
   const visibleTasks = db.select({ id: tasks.id }).from(tasks).where(visibleToSql(recipient))
   const updated = await db
     .update(notifications)
@@ -115,7 +114,7 @@ export type InboxMention = {
 }
 
 /** A mention of `recipient` whose task they may see (the task correlated by its primary key). */
-function visibleMentionOf(recipient: Recipient): SQL | undefined {
+function visibleMentionOf(recipient: Actor): SQL | undefined {
   return and(
     eq(notifications.recipientId, recipient.id),
     sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToSql(recipient)})`,
@@ -146,7 +145,7 @@ const unreadMentionCount = preparedPerDatabase((db) =>
  * The header's badge: one COUNT over the (recipient, is_read) index, run on every signed-in page,
  * so prepared once (the rule of `visibleMentionOf`, with the recipient as placeholders).
  */
-export async function countUnreadMentions(db: Database, recipient: Recipient): Promise<number> {
+export async function countUnreadMentions(db: Database, recipient: Actor): Promise<number> {
   const [row] = await unreadMentionCount(db).all(viewerParams(recipient))
   return Number(row?.count ?? 0)
 }
@@ -184,7 +183,7 @@ function toInboxMention({
 /** The inbox: read and unread mentions, newest first, with the task's title and who wrote. */
 export async function listInboxMentions(
   db: Executor,
-  recipient: Recipient,
+  recipient: Actor,
   limit = INBOX_LIMIT,
 ): Promise<InboxMention[]> {
   const rows = await selectMentionLines(db, visibleMentionOf(recipient))
@@ -194,7 +193,7 @@ export async function listInboxMentions(
 }
 
 /** What a mention e-mail lists: unread mentions no e-mail has covered yet, oldest first. */
-export async function listMentionsToEmail(db: Executor, recipient: Recipient): Promise<InboxMention[]> {
+export async function listMentionsToEmail(db: Executor, recipient: Actor): Promise<InboxMention[]> {
   const rows = await selectMentionLines(
     db,
     and(visibleMentionOf(recipient), eq(notifications.isRead, false), isNull(notifications.emailedAt)),
@@ -207,7 +206,7 @@ export async function listMentionsToEmail(db: Executor, recipient: Recipient): P
  * `upTo`, the moment their inbox was listed — so one that arrives meanwhile stays unread.
  * Returns how many were marked.
  */
-export async function markAllMentionsRead(db: Executor, recipient: Recipient, upTo: Date): Promise<number> {
+export async function markAllMentionsRead(db: Executor, recipient: Actor, upTo: Date): Promise<number> {
   const marked = await db
     .update(notifications)
     .set({ isRead: true })

@@ -11,7 +11,7 @@ import {
   startOfDay,
   weekdayOf,
 } from '~/utils/calendar'
-import type { SessionUser } from './session-user'
+import type { Actor } from './session-user'
 import { findLatestOwnTask } from './tasks/reads.server'
 import { sharedWithViewerSql } from './tasks/rule.server'
 
@@ -25,8 +25,6 @@ import { sharedWithViewerSql } from './tasks/rule.server'
  * - Tasks shared with them are shown apart, counted as the Shared with me group lists them.
  * - Days and weeks are the person's own: local midnight in their time zone, weeks from Monday.
  */
-
-type Actor = Pick<SessionUser, 'id' | 'email' | 'emailVerified'>
 
 export type TaskTotals = {
   total: number

@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { taskShares, tasks } from '~/db/schema'
-import type { Viewer } from './tasks/rule.server'
+import type { Viewer } from './session-user'
 
 /**
  * Who may see a task, reduced to what deciding for one person needs: event streams read it once

@@ -1,7 +1,7 @@
 import { type Database, isReplica } from '~/db/client.server'
 import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
+import type { Actor, Viewer } from '~/services/session-user'
 import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
-import type { Viewer } from '~/services/tasks/rule.server'
 import { audienceOf, audiencesOf, type Broadcaster } from './broadcaster.server'
 import { controlFrame, type EventStream, frameOf } from './event-stream.server'
 
@@ -18,7 +18,7 @@ export type Feed = {
 type Verdict = 'send' | 'skip' | { endWith: Buffer }
 
 /** `GET /api/events/tasks`: changes to tasks the person may see, and their own mentions. */
-export function taskFeed(viewer: NonNullable<Viewer>): Feed {
+export function taskFeed(viewer: Actor): Feed {
   return {
     decide(event, audience) {
       if (!audience || !isInAudience(audience, viewer)) return 'skip'

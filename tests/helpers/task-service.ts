@@ -3,8 +3,9 @@ import { expect } from 'vitest'
 import { database } from '~/db/client.server'
 import { events, taskShares, tasks } from '~/db/schema'
 import { Forbidden, Invalid, NotFound } from '~/services/errors'
+import type { Actor } from '~/services/session-user'
 import { TaskFieldsSchema, type TaskInput } from '~/services/task-schemas'
-import { NOT_ALLOWED, TASK_NOT_FOUND, type Viewer } from '~/services/tasks/rule.server'
+import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks/rule.server'
 import type { createUser } from './factories'
 
 /**
@@ -18,7 +19,7 @@ const db = database()
 export type UserRow = Awaited<ReturnType<typeof createUser>>
 
 /** The viewer a door would build from this user's session. */
-export function viewerOf(user: UserRow): NonNullable<Viewer> {
+export function viewerOf(user: UserRow): Actor {
   return { id: user.id, email: user.email, emailVerified: user.emailVerifiedAt !== null }
 }
 

@@ -3,7 +3,8 @@ import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
-import { type Viewer, viewerParams } from './rule.server'
+import type { Actor } from '../session-user'
+import { viewerParams } from './rule.server'
 import type { TaskListItem } from './view'
 
 /** The task list page's groups, read by four statements prepared once per filter shape. */
@@ -116,7 +117,7 @@ const toListItem = (row: TaskListItem): TaskListItem => ({
  */
 export async function listTaskGroups(
   db: Database,
-  viewer: NonNullable<Viewer>,
+  viewer: Actor,
   filters: TaskFilters = {},
   page: { limit: number; offset: number } = { limit: 50, offset: 0 },
 ): Promise<TaskGroups> {

@@ -1,6 +1,7 @@
 import { test } from '@fast-check/vitest'
 import { beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
+import type { Viewer } from '~/services/session-user'
 import {
   createUser,
   shareTask as insertShares,
@@ -9,7 +10,6 @@ import {
 import { expectRefused, notFound, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
 import { listTaskGroups } from './list.server'
 import { getTask, getTaskDetails, listSubtasks, listVisibleTasks } from './reads.server'
-import type { Viewer } from './rule.server'
 import { setTaskStatus } from './writes.server'
 
 /**

@@ -3,12 +3,12 @@ import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { NotFound } from '../errors'
+import type { Actor, Viewer } from '../session-user'
 import {
   isTaskVisibleSql,
   shareEmail,
   subtaskVisibleToSql,
   TASK_NOT_FOUND,
-  type Viewer,
   visibilityParams,
   visibleToSql,
 } from './rule.server'
@@ -135,7 +135,7 @@ export async function canSeeTask(db: Database, viewer: Viewer, taskId: string): 
 }
 
 /** task.getAll: every task the viewer may see — own, shared with them, others' public. */
-export async function listVisibleTasks(db: Database, viewer: NonNullable<Viewer>) {
+export async function listVisibleTasks(db: Database, viewer: Actor) {
   const rows = await selectTaskViews(db, viewer, visibleToSql(viewer)).orderBy(desc(tasks.createdAt))
   return rows.map((row) => toView(row, viewer))
 }
@@ -144,11 +144,7 @@ export async function listVisibleTasks(db: Database, viewer: NonNullable<Viewer>
  * The viewer's own task completed last, or created last (a subtask counts: it opens in the modal
  * like any task), as the list shows it; null when there is none. Both orders ride an index.
  */
-export async function findLatestOwnTask(
-  db: Database,
-  viewer: NonNullable<Viewer>,
-  by: 'completed' | 'created',
-) {
+export async function findLatestOwnTask(db: Database, viewer: Actor, by: 'completed' | 'created') {
   const [row] =
     by === 'completed'
       ? await selectTaskViews(db, viewer, and(eq(tasks.userId, viewer.id), isNotNull(tasks.completedAt)))

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
 import { emailOutbox, tasks } from '~/db/schema'
 import { requestEmailVerification, verifyEmail } from '~/services/accounts.server'
+import type { Actor, Viewer } from '~/services/session-user'
 import { createSession, findSession } from '~/services/sessions.server'
 import { TaskUpdateSchema } from '~/services/task-schemas'
 import {
@@ -26,7 +27,6 @@ import {
 } from '../../../tests/helpers/task-service'
 import { listTaskGroups } from './list.server'
 import { getTask, listVisibleTasks } from './reads.server'
-import type { Viewer } from './rule.server'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from './writes.server'
 
 /**
@@ -151,7 +151,7 @@ describe('the permission matrix', () => {
 
   type TaskRow = Awaited<ReturnType<typeof insertTask>>
   type ChangeSpec = {
-    run: (actor: NonNullable<Viewer>, task: TaskRow) => Promise<unknown>
+    run: (actor: Actor, task: TaskRow) => Promise<unknown>
     /** The event types an accepted change writes, in order. */
     events: string[]
     /** What the accepted change left in the rows. */
@@ -223,7 +223,7 @@ describe('the permission matrix', () => {
     if (cell.list !== '-')
       test(`list → ${cell.list}`, async () => {
         const task = await taskOf(cell.kind)
-        const me = viewer(cell.actor) as NonNullable<Viewer>
+        const me = viewer(cell.actor) as Actor
         const groups = await listTaskGroups(db, me)
         const found = (['mine', 'shared', 'public'] as const).filter((group) =>
           (group === 'mine' ? groups.mine.tasks : groups[group]).some((row) => row.id === task.id),
@@ -238,7 +238,7 @@ describe('the permission matrix', () => {
       cell[change],
     ])
     test.each(applicable)('%s → %s', async (change, expected) => {
-      const actor = viewer(cell.actor) as NonNullable<Viewer>
+      const actor = viewer(cell.actor) as Actor
       const task = await taskOf(cell.kind)
       const spec = changes[change as Change]
       if (expected !== 'ok') {

@@ -1,6 +1,6 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { taskShares, tasks } from '~/db/schema'
-import type { SessionUser } from '../session-user'
+import type { Viewer } from '../session-user'
 
 /**
  * The rules of tasks, in one place (docs/product-rules.md §1):
@@ -18,8 +18,6 @@ import type { SessionUser } from '../session-user'
 
 export const TASK_NOT_FOUND = 'Task not found'
 export const NOT_ALLOWED = 'Unauthorized to view this task'
-
-export type Viewer = Pick<SessionUser, 'id' | 'email' | 'emailVerified'> | null
 
 /** The e-mail through which shares reach this viewer: only a verified one counts. */
 export function shareEmail(viewer: Viewer) {

@@ -6,18 +6,17 @@ import type { Status } from '~/domain/constants'
 import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
 import { appendEventStatement } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
+import type { Actor } from '../session-user'
 import { readAudiences } from '../task-audience.server'
 import type { TaskFields, TaskUpdate } from '../task-schemas'
 import { getTask } from './reads.server'
-import { NOT_ALLOWED, sharedWithViewerSql, TASK_NOT_FOUND, type Viewer } from './rule.server'
+import { NOT_ALLOWED, sharedWithViewerSql, TASK_NOT_FOUND } from './rule.server'
 import type { TaskView } from './view'
 
 /**
  * Changing tasks. Every write checks access through getTask, the read the pages use, and where the
  * rule could change before the batch runs, carries it into the batch as the statement's condition.
  */
-
-type Actor = NonNullable<Viewer> & { id: string }
 
 async function requireOwner(db: Executor, actor: Actor, taskId: string) {
   const access = await getTask(db, actor, taskId)
