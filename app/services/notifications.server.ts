@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, lte, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
 import type { Actor } from './session-user'
-import { viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks/rule.server'
+import { ruleOnTaskSql, ruleSql, viewerParams, viewerPlaceholders, viewerValues } from './tasks/rule.server'
 
 /**
  * Mention notifications (docs/product-rules.md §1): unread until the person opens the task or
@@ -48,7 +48,7 @@ export async function listUnreadMentions(db: Executor, recipient: Actor): Promis
       and(
         eq(notifications.recipientId, recipient.id),
         eq(notifications.isRead, false),
-        visibleToSql(recipient),
+        ruleSql('see', viewerValues(recipient)),
       ),
     )
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
@@ -62,7 +62,6 @@ export async function listUnreadMentions(db: Executor, recipient: Actor): Promis
 
 /** Marks one of the recipient's notifications read; one about a task they cannot see is not theirs. */
 export async function markNotificationRead(db: Executor, recipient: Actor, notificationId: string) {
-  const visibleTasks = db.select({ id: tasks.id }).from(tasks).where(visibleToSql(recipient))
   const updated = await db
     .update(notifications)
     .set({ isRead: true })
@@ -70,7 +69,7 @@ export async function markNotificationRead(db: Executor, recipient: Actor, notif
       and(
         eq(notifications.id, notificationId),
         eq(notifications.recipientId, recipient.id),
-        inArray(notifications.taskId, visibleTasks),
+        ruleOnTaskSql('see', viewerValues(recipient), notifications.taskId),
       ),
     )
     .returning({ id: notifications.id })
@@ -117,7 +116,7 @@ export type InboxMention = {
 function visibleMentionOf(recipient: Actor): SQL | undefined {
   return and(
     eq(notifications.recipientId, recipient.id),
-    sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToSql(recipient)})`,
+    ruleOnTaskSql('see', viewerValues(recipient), notifications.taskId),
   )
 }
 
@@ -135,7 +134,7 @@ const unreadMentionCount = preparedPerDatabase((db) =>
       and(
         eq(notifications.recipientId, sql.placeholder('viewerId')),
         eq(notifications.isRead, false),
-        sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToViewerParamsSql})`,
+        ruleOnTaskSql('see', viewerPlaceholders, notifications.taskId),
       ),
     )
     .prepare(),

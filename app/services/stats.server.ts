@@ -13,7 +13,7 @@ import {
 } from '~/utils/calendar'
 import type { Actor } from './session-user'
 import { findLatestOwnTask } from './tasks/reads.server'
-import { sharedWithViewerSql } from './tasks/rule.server'
+import { ruleSql, viewerValues } from './tasks/rule.server'
 
 /**
  * What the dashboard tells a person about their work, computed by SQL aggregates over index
@@ -94,7 +94,7 @@ export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStat
     selectGroups(db, and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))),
     selectGroups(db, and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))),
     // Shares reach a person through their verified address only (docs/product-rules.md §1).
-    selectGroups(db, and(sharedWithViewerSql(actor), sql`${tasks.userId} <> ${actor.id}`)),
+    selectGroups(db, ruleSql('sharedWith', viewerValues(actor))),
   ])
   const subtaskTotals = toTotals(subtasks)
   return {

@@ -1,10 +1,11 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
-import { taskShares, tasks, users } from '~/db/schema'
+import { tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
 import type { Actor } from '../session-user'
-import { viewerParams } from './rule.server'
+import { subtaskProgressColumns } from './columns.server'
+import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
 import type { TaskListItem } from './view'
 
 /** The task list page's groups, read by four statements prepared once per filter shape. */
@@ -17,10 +18,8 @@ export type TaskGroups = {
   public: TaskListItem[]
 }
 
-/** The placeholders of the task list's statements, filled by `listParams`. */
+/** The placeholders of the task list's statements besides the viewer's (`viewerPlaceholders`). */
 const list = {
-  viewerId: sql.placeholder('viewerId'),
-  email: sql.placeholder('email'),
   status: sql.placeholder('status'),
   priority: sql.placeholder('priority'),
   limit: sql.placeholder('limit'),
@@ -39,9 +38,7 @@ function buildListStatements(db: Database, shape: FilterShape) {
     shape.hasPriority ? eq(tasks.priority, list.priority) : undefined,
   )
   const topLevel = sql`${tasks.parentTaskId} IS NULL`
-  const sharedWithViewer = sql`${tasks.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${taskShares.email} = ${list.email})`
-  const mineWhere = and(eq(tasks.userId, list.viewerId), topLevel, filter)
-  const othersWhere = sql`${tasks.userId} <> ${list.viewerId}`
+  const mineWhere = and(eq(tasks.userId, viewerPlaceholders.id), topLevel, filter)
   return {
     mine: selectListItems(db, mineWhere)
       .orderBy(desc(tasks.createdAt), desc(tasks.id))
@@ -49,14 +46,11 @@ function buildListStatements(db: Database, shape: FilterShape) {
       .offset(list.offset)
       .prepare(),
     mineCount: db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere).prepare(),
-    shared: selectListItems(db, and(othersWhere, sharedWithViewer, filter))
+    shared: selectListItems(db, and(ruleSql('sharedWith', viewerPlaceholders), filter))
       .orderBy(desc(tasks.createdAt))
       .limit(200)
       .prepare(),
-    public: selectListItems(
-      db,
-      and(eq(tasks.isPublic, true), othersWhere, topLevel, filter, sql`NOT ${sharedWithViewer}`),
-    )
+    public: selectListItems(db, and(ruleSql('publicToThem', viewerPlaceholders), topLevel, filter))
       .orderBy(desc(tasks.createdAt))
       .limit(200)
       .prepare(),
@@ -68,7 +62,6 @@ function buildListStatements(db: Database, shape: FilterShape) {
  * indexed columns, counting only the subtasks this viewer may open (as `selectTaskViews` does).
  */
 function selectListItems(db: Database, where: SQL | undefined) {
-  const visibleSubtask = sql`(c.is_public = 1 OR c.user_id = ${list.viewerId} OR c.id IN (SELECT s.task_id FROM ${taskShares} s WHERE s.email = ${list.email}))`
   return db
     .select({
       id: tasks.id,
@@ -78,8 +71,7 @@ function selectListItems(db: Database, where: SQL | undefined) {
       hrs: tasks.hrs,
       isPublic: tasks.isPublic,
       ownerName: users.name,
-      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND ${visibleSubtask})`,
-      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed' AND ${visibleSubtask})`,
+      ...subtaskProgressColumns(viewerPlaceholders),
     })
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.userId))

@@ -4,13 +4,15 @@ import { preparedPerDatabase } from '~/db/prepared.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { NotFound } from '../errors'
 import type { Actor, Viewer } from '../session-user'
+import { subtaskProgressColumns } from './columns.server'
 import {
   isTaskVisibleSql,
-  shareEmail,
-  subtaskVisibleToSql,
+  ruleHolds,
+  ruleSql,
   TASK_NOT_FOUND,
+  type TaskAudience,
+  viewerValues,
   visibilityParams,
-  visibleToSql,
 } from './rule.server'
 import type { TaskView } from './view'
 
@@ -34,7 +36,6 @@ type Share = { email: string; name: string | null }
  * private subtasks it has.
  */
 function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
-  const visibleSubtask = subtaskVisibleToSql(viewer)
   return db
     .select({
       id: tasks.id,
@@ -52,8 +53,7 @@ function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
       updatedAt: tasks.updatedAt,
       ownerName: users.name,
       shares: sql<string>`(SELECT json_group_array(json_object('email', s.email, 'name', CASE WHEN u.email_verified_at IS NOT NULL AND u.name <> '' THEN u.name END)) FROM ${taskShares} s LEFT JOIN ${users} u ON u.email = s.email WHERE s.task_id = ${tasks.id})`,
-      subtaskCount: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND ${visibleSubtask})`,
-      subtasksCompleted: sql<number>`(SELECT count(*) FROM ${tasks} c WHERE c.parent_task_id = ${tasks.id} AND c.status = 'Completed' AND ${visibleSubtask})`,
+      ...subtaskProgressColumns(viewerValues(viewer)),
     })
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.userId))
@@ -88,12 +88,21 @@ function toView(row: TaskRow, viewer: Viewer): TaskView {
   }
 }
 
+/** What the viewer may do with the task, by the rules, from the row already read; null when they may not see it. */
 function accessOf(row: TaskRow, viewer: Viewer): Access | null {
-  const isOwner = viewer?.id === row.userId
-  const email = shareEmail(viewer)
-  const isShared = !isOwner && email !== null && sharesOf(row).some((share) => share.email === email)
-  if (!isOwner && !isShared && !row.isPublic) return null
-  return { task: toView(row, viewer), isOwner, isShared, canEdit: isOwner, canSetStatus: isOwner || isShared }
+  const audience: TaskAudience = {
+    ownerId: row.userId,
+    isPublic: row.isPublic,
+    sharedWith: sharesOf(row).map((share) => share.email),
+  }
+  if (!ruleHolds('see', audience, viewer)) return null
+  return {
+    task: toView(row, viewer),
+    isOwner: ruleHolds('change', audience, viewer),
+    isShared: ruleHolds('sharedWith', audience, viewer),
+    canEdit: ruleHolds('change', audience, viewer),
+    canSetStatus: ruleHolds('setStatus', audience, viewer),
+  }
 }
 
 /** A task with what the viewer may do with it; NotFound when they may not see it. */
@@ -136,7 +145,9 @@ export async function canSeeTask(db: Database, viewer: Viewer, taskId: string): 
 
 /** task.getAll: every task the viewer may see — own, shared with them, others' public. */
 export async function listVisibleTasks(db: Database, viewer: Actor) {
-  const rows = await selectTaskViews(db, viewer, visibleToSql(viewer)).orderBy(desc(tasks.createdAt))
+  const rows = await selectTaskViews(db, viewer, ruleSql('see', viewerValues(viewer))).orderBy(
+    desc(tasks.createdAt),
+  )
   return rows.map((row) => toView(row, viewer))
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
@@ -10,7 +10,7 @@ import type { Actor } from '../session-user'
 import { readAudiences } from '../task-audience.server'
 import type { TaskFields, TaskUpdate } from '../task-schemas'
 import { getTask } from './reads.server'
-import { NOT_ALLOWED, sharedWithViewerSql, TASK_NOT_FOUND } from './rule.server'
+import { NOT_ALLOWED, ruleOnTaskSql, ruleSql, TASK_NOT_FOUND, viewerValues } from './rule.server'
 import type { TaskView } from './view'
 
 /**
@@ -89,9 +89,9 @@ function replaceSharesStatements(db: Database, taskId: string, emails: string[],
   ]
 }
 
-/** Whether the actor still owns the task when the batch reaches this statement. */
+/** Whether the actor may still change the task (owns it) when the batch reaches this statement. */
 function stillOwnedSql(actor: Actor, taskId: string) {
-  return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${taskId} AND ${tasks.userId} = ${actor.id})`
+  return ruleOnTaskSql('change', viewerValues(actor), taskId)
 }
 
 /** One instant per write: a task created Completed was completed when it was created, to the millisecond. */
@@ -166,7 +166,7 @@ export async function updateTask(
         completedAt: completedAtFor(status, before, now),
         updatedAt: now,
       })
-      .where(and(eq(tasks.id, taskId), eq(tasks.userId, actor.id))),
+      .where(and(eq(tasks.id, taskId), ruleSql('change', viewerValues(actor)))),
     ...(changes.sharedWith ? replaceSharesStatements(db, taskId, changes.sharedWith, isOwned) : []),
     appendEventStatement(
       db,
@@ -210,7 +210,7 @@ export async function setTaskStatus(
       db
         .update(tasks)
         .set({ status, completedAt: completedAtFor(status, before, now), updatedAt: now })
-        .where(and(eq(tasks.id, taskId), or(eq(tasks.userId, actor.id), sharedWithViewerSql(actor)))),
+        .where(and(eq(tasks.id, taskId), ruleSql('setStatus', viewerValues(actor)))),
       appendEventStatement(
         db,
         {
@@ -283,7 +283,7 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
       .where(
         and(
           eq(tasks.id, taskId),
-          eq(tasks.userId, actor.id),
+          ruleSql('change', viewerValues(actor)),
           sql`NOT EXISTS (SELECT 1 FROM ${tasks} c WHERE c.parent_task_id = ${taskId})`,
         ),
       ),
