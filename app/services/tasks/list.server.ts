@@ -4,7 +4,7 @@ import { preparedPerDatabase } from '~/db/prepared.server'
 import { tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
 import type { Actor } from '../session-user'
-import { subtaskProgressColumns } from './columns.server'
+import { taskListItemColumns } from './columns.server'
 import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
 import type { TaskListItem } from './view'
 
@@ -57,22 +57,10 @@ function buildListStatements(db: Database, shape: FilterShape) {
   }
 }
 
-/**
- * A list row: the owner's name joined and the subtask progress as correlated subqueries on
- * indexed columns, counting only the subtasks this viewer may open (as `selectTaskViews` does).
- */
+/** A list row: the columns of the task view (columns.server.ts) for the fields the row shows. */
 function selectListItems(db: Database, where: SQL | undefined) {
   return db
-    .select({
-      id: tasks.id,
-      text: tasks.text,
-      priority: tasks.priority,
-      status: tasks.status,
-      hrs: tasks.hrs,
-      isPublic: tasks.isPublic,
-      ownerName: users.name,
-      ...subtaskProgressColumns(viewerPlaceholders),
-    })
+    .select(taskListItemColumns(viewerPlaceholders))
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.userId))
     .where(where)

@@ -1,10 +1,10 @@
 import { and, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
-import { taskShares, tasks, users } from '~/db/schema'
+import { tasks, users } from '~/db/schema'
 import { NotFound } from '../errors'
 import type { Actor, Viewer } from '../session-user'
-import { subtaskProgressColumns } from './columns.server'
+import { taskViewColumns } from './columns.server'
 import {
   isTaskVisibleSql,
   ruleHolds,
@@ -31,30 +31,12 @@ type Share = { email: string; name: string | null }
 
 /**
  * One statement for any list: the owner's name joined, the shares with their names and the
- * subtask progress as correlated subqueries on indexed columns — no query per task. Progress
- * counts only the subtasks this viewer may open, so a public parent does not reveal how many
- * private subtasks it has.
+ * subtask progress as correlated subqueries on indexed columns (columns.server.ts) — no query
+ * per task.
  */
 function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
   return db
-    .select({
-      id: tasks.id,
-      text: tasks.text,
-      details: tasks.details,
-      refLink: tasks.refLink,
-      priority: tasks.priority,
-      status: tasks.status,
-      isPublic: tasks.isPublic,
-      parentTaskId: tasks.parentTaskId,
-      hrs: tasks.hrs,
-      userId: tasks.userId,
-      completedAt: tasks.completedAt,
-      createdAt: tasks.createdAt,
-      updatedAt: tasks.updatedAt,
-      ownerName: users.name,
-      shares: sql<string>`(SELECT json_group_array(json_object('email', s.email, 'name', CASE WHEN u.email_verified_at IS NOT NULL AND u.name <> '' THEN u.name END)) FROM ${taskShares} s LEFT JOIN ${users} u ON u.email = s.email WHERE s.task_id = ${tasks.id})`,
-      ...subtaskProgressColumns(viewerValues(viewer)),
-    })
+    .select(taskViewColumns(viewerValues(viewer)))
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.userId))
     .where(where)

@@ -28,15 +28,16 @@ export type TaskView = {
 }
 
 /** What a row of the task list shows, and nothing more: the page sends every field it is given. */
-export type TaskListItem = Pick<
-  TaskView,
-  | 'id'
-  | 'text'
-  | 'priority'
-  | 'status'
-  | 'hrs'
-  | 'isPublic'
-  | 'ownerName'
-  | 'subtaskCount'
-  | 'subtasksCompleted'
->
+export const TASK_LIST_ITEM_FIELDS = [
+  'id',
+  'text',
+  'priority',
+  'status',
+  'hrs',
+  'isPublic',
+  'ownerName',
+  'subtaskCount',
+  'subtasksCompleted',
+] as const satisfies readonly (keyof TaskView)[]
+
+export type TaskListItem = Pick<TaskView, (typeof TASK_LIST_ITEM_FIELDS)[number]>

@@ -9,6 +9,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
 import { readAudiences } from '../task-audience.server'
 import type { TaskFields, TaskUpdate } from '../task-schemas'
+import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
 import { NOT_ALLOWED, ruleOnTaskSql, ruleSql, TASK_NOT_FOUND, viewerValues } from './rule.server'
 import type { TaskView } from './view'
@@ -112,16 +113,9 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
   const now = new Date()
   await writeBatch(db, [
     db.insert(tasks).values({
+      ...editedColumns(fields),
       id,
       userId: actor.id,
-      text: fields.text,
-      details: fields.details ?? null,
-      refLink: fields.refLink ?? null,
-      priority: fields.priority,
-      status: fields.status,
-      hrs: fields.hrs,
-      isPublic: fields.isPublic,
-      parentTaskId: fields.parentTaskId ?? null,
       completedAt: completedAtFor(fields.status, null, now),
       createdAt: now,
       updatedAt: now,
@@ -155,14 +149,7 @@ export async function updateTask(
     db
       .update(tasks)
       .set({
-        text: changes.text,
-        details: changes.details,
-        refLink: changes.refLink,
-        priority: changes.priority,
-        status: changes.status,
-        hrs: changes.hrs,
-        isPublic: changes.isPublic,
-        parentTaskId: changes.parentTaskId,
+        ...editedColumns(changes),
         completedAt: completedAtFor(status, before, now),
         updatedAt: now,
       })
