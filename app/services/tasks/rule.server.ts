@@ -161,6 +161,20 @@ const inSql: Logic<Condition> = {
 
 const query = new QueryBuilder()
 
+/** A `TaskAudience` as columns of `tasks`, the addresses as JSON text (`audienceOf` reads it). */
+export const taskAudienceColumns = {
+  ownerId: tasks.userId,
+  isPublic: tasks.isPublic,
+  sharedWith: sql<string>`${query
+    .select({ addresses: sql`json_group_array(${taskShares.email})` })
+    .from(taskShares)
+    .where(eq(taskShares.taskId, tasks.id))}`,
+}
+
+export function audienceOf(row: { ownerId: string; isPublic: boolean; sharedWith: string }): TaskAudience {
+  return { ownerId: row.ownerId, isPublic: row.isPublic, sharedWith: JSON.parse(row.sharedWith) as string[] }
+}
+
 function waysInSql(task: TaskColumns, viewer: ViewerInSql): Ways<Condition> {
   const { id, email } = viewer
   const isSignedIn = id === null ? false : typeof id === 'string' || sql`${id} IS NOT NULL`
