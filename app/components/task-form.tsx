@@ -7,7 +7,7 @@ import {
   TextareaField,
 } from '~/components/forms'
 import { TASK_LIMITS } from '~/domain/constants'
-import type { TaskView } from '~/services/tasks.server'
+import type { TaskView } from '~/services/tasks/view'
 
 /**
  * Whom a new task is shared with: addresses separated by commas or lines. The addresses are a

@@ -26,16 +26,9 @@ import {
   readWindowSql,
   spentWindowRefusal,
 } from './rate-limit.server'
-import type { SessionUser } from './session-user'
-import {
-  canSeeTask,
-  getTask,
-  isTaskVisibleSql,
-  TASK_NOT_FOUND,
-  type Viewer,
-  visibilityParams,
-  visibleToSql,
-} from './tasks.server'
+import type { Actor, SessionUser, Viewer } from './session-user'
+import { canSeeTask, getTask } from './tasks/reads.server'
+import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams, visibleToSql } from './tasks/rule.server'
 
 /**
  * The rules of comments (docs/product-rules.md §1, §2):
@@ -64,9 +57,8 @@ export const COMMENT_RATE_LIMIT: RateLimitRule = {
   message: 'You are commenting too fast. Please wait a minute and try again.',
 }
 
-export type Actor = Pick<SessionUser, 'id' | 'name' | 'email' | 'emailVerified'>
 /** Who posts: as the session read them, with what the new comment shows of them. */
-export type Author = Actor & Pick<SessionUser, 'image'>
+export type Author = Actor & Pick<SessionUser, 'name' | 'image'>
 
 /** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the comments section shows. */
 export type CommentView = {

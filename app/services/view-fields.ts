@@ -1,6 +1,6 @@
 import type { Mentionable } from '~/utils/mentions'
 import type { CommentView } from './comments.server'
-import type { TaskListItem, TaskView } from './tasks.server'
+import type { TaskView } from './tasks/view'
 
 /**
  * The fields of each view a client receives, at run time. The versioned reads' ETags are derived
@@ -51,25 +51,6 @@ export const TASK_VIEW_SHAPE = {
 
 export type TaskViewField = keyof TaskView
 export const TASK_VIEW_FIELDS: TaskViewField[] = fieldsOf(TASK_VIEW_SHAPE)
-
-/**
- * What a row of the task list carries: a subset of the view's fields, chosen (the page sends
- * every field it is given, so the list carries only what it shows). `TaskListItem` is
- * `Pick<TaskView, …>` of these; `satisfies` holds the two lists together.
- */
-export const TASK_LIST_ITEM_SHAPE = {
-  id: true,
-  text: true,
-  priority: true,
-  status: true,
-  hrs: true,
-  isPublic: true,
-  ownerName: true,
-  subtaskCount: true,
-  subtasksCompleted: true,
-} satisfies ViewShape<TaskListItem>
-
-export const TASK_LIST_ITEM_FIELDS: TaskViewField[] = fieldsOf(TASK_LIST_ITEM_SHAPE)
 
 export const COMMENT_VIEW_SHAPE = {
   id: true,

@@ -10,7 +10,7 @@ import {
 import { env } from '~/env.server'
 import { NotFound } from '~/services/errors'
 import { type ActiveSession, liveSessionIds } from '~/services/sessions.server'
-import { getTask } from '~/services/tasks.server'
+import { getTask } from '~/services/tasks/reads.server'
 import { createBroadcaster } from './broadcaster.server'
 import { type EventSink, EventStream, ResponseEventStream } from './event-stream.server'
 import { commentFeed, type Feed, follow, taskFeed } from './feeds.server'

@@ -6,13 +6,9 @@ import { isDomainError } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 import { getTaskStats } from '~/services/stats.server'
 import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
-import {
-  createTask,
-  listVisibleTasks,
-  setTaskStatus,
-  type TaskView,
-  updateTask,
-} from '~/services/tasks.server'
+import { listVisibleTasks } from '~/services/tasks/reads.server'
+import type { TaskView } from '~/services/tasks/view'
+import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/view-fields'
 import { z } from '~/utils/zod'
 
