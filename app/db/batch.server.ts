@@ -2,8 +2,11 @@ import type { ResultSet } from '@libsql/client'
 import { fillPlaceholders, Param, SQL, type SQLChunk, StringChunk, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database, Executor } from './client.server'
+import { isBusy } from './write.server'
 
 /**
+ * TRANSITIONAL: the task writes' old batch, until they move to `commit` (app/db/write.server.ts).
+ *
  * The hot writes — a change plus its event, and the notifications and jobs it calls for — go out
  * as one atomic batch, not an interactive transaction (docs/decisions/026-hot-writes-as-batches.md).
  * To a libSQL server a batch is one request that runs in a transaction there, so the write lock is
@@ -69,14 +72,6 @@ export async function writeBatch(db: Database, statements: Statement[]): Promise
     }
   }
   throw new Error('unreachable')
-}
-
-export function isBusy(error: unknown) {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; depth++) {
-    if ((cause as { code?: unknown }).code === 'SQLITE_BUSY') return true
-    cause = cause.cause
-  }
-  return false
 }
 
 /** How many rows a statement of a batch wrote. */
