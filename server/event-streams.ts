@@ -5,7 +5,7 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from 
 import { env } from '~/env.server'
 import { NotFound } from '~/services/errors'
 import { liveSessionIds } from '~/services/sessions.server'
-import { getTask } from '~/services/tasks.server'
+import { getTask } from '~/services/tasks/reads.server'
 import { createBroadcaster } from '~/streams/broadcaster.server'
 import { EventStream } from '~/streams/event-stream.server'
 import { commentFeed, type Feed, follow, taskFeed } from '~/streams/feeds.server'

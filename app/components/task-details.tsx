@@ -4,7 +4,7 @@ import type { Discussion } from '~/components/comments/comments-section'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { PublicToggle, ShareForm, StatusForm, useViewHref } from '~/components/task-owner-forms'
 import { buttonClasses } from '~/components/ui/button'
-import type { TaskView } from '~/services/tasks.server'
+import type { TaskView } from '~/services/tasks/view'
 import { formatLongDate } from '~/utils/long-date'
 
 /** What the modal shows of a task the viewer may read: the loader's `modal` when it was found. */

@@ -6,7 +6,7 @@ import {
   SelectField,
   TextareaField,
 } from '~/components/forms'
-import type { TaskView } from '~/services/tasks.server'
+import type { TaskView } from '~/services/tasks/view'
 
 /**
  * Whom a new task is shared with: addresses separated by commas or lines. The addresses are a

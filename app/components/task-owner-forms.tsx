@@ -8,7 +8,7 @@ import { Label } from '~/components/ui/label'
 import { Select } from '~/components/ui/select'
 import { Textarea } from '~/components/ui/textarea'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
-import type { TaskView } from '~/services/tasks.server'
+import type { TaskView } from '~/services/tasks/view'
 import { useIsPending } from '~/utils/pending'
 import { withSearchParams } from '~/utils/search-params'
 

@@ -17,7 +17,7 @@ import { finishOnboarding, getOnboarding, shareFirstTask } from '~/services/onbo
 import { OnboardingStepSchema, ShareFirstTaskSchema } from '~/services/onboarding-schemas'
 import { nextStep, ONBOARDING_STEPS, type OnboardingStep } from '~/services/onboarding-steps'
 import { TaskFieldsSchema } from '~/services/task-schemas'
-import { createTask } from '~/services/tasks.server'
+import { createTask } from '~/services/tasks/writes.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'

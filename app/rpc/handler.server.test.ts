@@ -8,7 +8,7 @@ import { RPC_CACHE_CONTROL } from '~/rpc/http-cache.server'
 import type { Health } from '~/services/health.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { TaskFieldsSchema } from '~/services/task-schemas'
-import { createTask as createTaskAs } from '~/services/tasks.server'
+import { createTask as createTaskAs } from '~/services/tasks/writes.server'
 import { signedInBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser } from '../../tests/helpers/factories'
 import {

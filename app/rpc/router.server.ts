@@ -22,15 +22,8 @@ import {
   getTaskStats,
 } from '~/services/stats.server'
 import { ShareEmailsSchema, StatusSchema, TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
-import {
-  createTask,
-  deleteTask,
-  getTask,
-  listVisibleTasks,
-  setTaskStatus,
-  shareTask,
-  updateTask,
-} from '~/services/tasks.server'
+import { getTask, listVisibleTasks } from '~/services/tasks/reads.server'
+import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from '~/services/tasks/writes.server'
 import { timeZoneFrom } from '~/utils/time-zone.server'
 import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'

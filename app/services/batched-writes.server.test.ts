@@ -12,7 +12,7 @@ import {
 import { addComment, deleteComment, toggleReaction, updateComment } from './comments.server'
 import { NotFound } from './errors'
 import { toSessionUser } from './sessions.server'
-import { deleteTask, setTaskStatus, updateTask } from './tasks.server'
+import { deleteTask, setTaskStatus, updateTask } from './tasks/writes.server'
 
 /**
  * The hot writes go out as one batch after their checks were read (app/db/write.server.ts). These

@@ -8,7 +8,7 @@ import { entitlementsFor } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
 import { Forbidden, Invalid, NotFound } from './errors'
 import { consumeRateLimit } from './rate-limit.server'
-import type { SessionUser } from './session-user'
+import type { Actor, Viewer } from './session-user'
 
 /**
  * The rules of saved chats (docs/product-rules.md §1):
@@ -23,9 +23,6 @@ import type { SessionUser } from './session-user'
 export const CHAT_NOT_FOUND = 'Chat not found'
 export const NEW_CHAT_TITLE = 'New chat'
 const TITLE_LENGTH = 60
-
-export type Viewer = Pick<SessionUser, 'id' | 'email' | 'emailVerified'> | null
-type Actor = NonNullable<Viewer>
 
 export type ChatSummary = {
   id: string

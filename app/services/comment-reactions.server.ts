@@ -4,9 +4,10 @@ import { commentReactions, comments } from '~/db/schema'
 import { commit, insertIf, prepareStep, wroteJustBefore } from '~/db/write.server'
 import type { ReactionType } from '~/domain/constants'
 import { prepareEvent } from '~/events/log.server'
-import { type Actor, COMMENT_NOT_FOUND, findLiveComment, readComment } from './comment-views.server'
+import { COMMENT_NOT_FOUND, findLiveComment, readComment } from './comment-views.server'
 import { NotFound } from './errors'
-import { isTaskVisibleSql, visibilityParams } from './tasks.server'
+import type { Actor } from './session-user'
+import { mayCommentSql, visibilityParams } from './tasks/rule.server'
 
 /**
  * Reactions (docs/product-rules.md §2): anyone signed in who can see a task reacts to its live
@@ -21,8 +22,8 @@ const reaction = {
   now: sql.placeholder('now'),
 }
 
-/** The comment, not deleted, on its task, which the reacting person still sees as the commit runs. */
-const isReactableSql = sql`EXISTS (SELECT 1 FROM ${comments} WHERE ${comments.id} = ${reaction.commentId} AND ${comments.taskId} = ${reaction.taskId} AND ${comments.deletedAt} IS NULL) AND ${isTaskVisibleSql}`
+/** The comment, not deleted, on its task, which the reacting person still may comment on as the commit runs. */
+const isReactableSql = sql`EXISTS (SELECT 1 FROM ${comments} WHERE ${comments.id} = ${reaction.commentId} AND ${comments.taskId} = ${reaction.taskId} AND ${comments.deletedAt} IS NULL) AND ${mayCommentSql}`
 const isOwnReaction = and(
   eq(commentReactions.commentId, reaction.commentId),
   eq(commentReactions.userId, reaction.userId),

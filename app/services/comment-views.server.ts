@@ -5,8 +5,9 @@ import { commentReactions, commentRevisions, comments, users } from '~/db/schema
 import { Forbidden, NotFound } from './errors'
 import { mentionableFor } from './mentions.server'
 import { markTaskMentionsRead } from './notifications.server'
-import type { SessionUser } from './session-user'
-import { canSeeTask, getTask, TASK_NOT_FOUND, type Viewer } from './tasks.server'
+import type { Actor, SessionUser, Viewer } from './session-user'
+import { canSeeTask, getTask } from './tasks/reads.server'
+import { TASK_NOT_FOUND } from './tasks/rule.server'
 
 /**
  * How a discussion reads (the rules are in comments.server.ts): every comment of a task with its
@@ -17,9 +18,8 @@ import { canSeeTask, getTask, TASK_NOT_FOUND, type Viewer } from './tasks.server
 export const COMMENT_NOT_FOUND = 'Comment not found'
 export const NOT_AUTHOR = 'Only its author can change a comment'
 
-export type Actor = Pick<SessionUser, 'id' | 'name' | 'email' | 'emailVerified'>
 /** Who posts: as the session read them, with what the new comment shows of them. */
-export type Author = Actor & Pick<SessionUser, 'image'>
+export type Author = Actor & Pick<SessionUser, 'name' | 'image'>
 
 /** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the comments section shows. */
 export type CommentView = {

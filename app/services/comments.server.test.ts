@@ -29,7 +29,7 @@ import {
   markTaskMentionsRead,
   NOTIFICATION_NOT_FOUND,
 } from './notifications.server'
-import { updateTask } from './tasks.server'
+import { updateTask } from './tasks/writes.server'
 
 /**
  * The comments, mentions and notifications services: who may read, write, mention and change

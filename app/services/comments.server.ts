@@ -6,7 +6,6 @@ import { appendEvent, prepareEvent } from '~/events/log.server'
 import { findMentions } from '~/utils/mentions'
 import type { NewComment } from './comment-schemas'
 import {
-  type Actor,
   type Author,
   COMMENT_NOT_FOUND,
   type CommentView,
@@ -25,11 +24,11 @@ import {
   readWindow,
   spentWindowRefusal,
 } from './rate-limit.server'
-import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams, visibleToSql } from './tasks.server'
+import type { Actor } from './session-user'
+import { mayCommentSql, ruleSql, TASK_NOT_FOUND, viewerValues, visibilityParams } from './tasks/rule.server'
 
 export { toggleReaction } from './comment-reactions.server'
 export {
-  type Actor,
   type Author,
   COMMENT_NOT_FOUND,
   type CommentView,
@@ -87,7 +86,7 @@ const insertComment = prepareStep((db) =>
       createdAt: comment.now,
       updatedAt: comment.now,
     },
-    sql`${isTaskVisibleSql} AND ${hasAllowanceSql}`,
+    sql`${mayCommentSql} AND ${hasAllowanceSql}`,
   ),
 )
 const commentAddedEvent = prepareEvent(wroteJustBefore)
@@ -98,7 +97,7 @@ const countComment = prepareCountAttempt(commentWrittenSql)
  * many people were notified (the toast says so).
  *
  * One commit (docs/decisions/032-one-commit-per-comment.md): the comment (only while the task is
- * visible to the author and their rate-limit window has allowance left), its event, the window's
+ * open to the author's comments and their rate-limit window has allowance left), its event, the window's
  * count, and each mention's notification, event and e-mail job, all conditional on the comment.
  * A refused comment writes nothing; the window read back at the end says whether the limit
  * refused it. Every statement is built once.
@@ -280,9 +279,9 @@ export async function updateComment(
   return readComment(db, commentId)
 }
 
-/** The actor's own comment, not deleted, on a task they still see, as the commit reaches this. */
+/** The actor's own comment, not deleted, on a task they still may comment on, as the commit reaches this. */
 function ownLiveCommentSql(actor: Actor, commentId: string) {
-  return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.user_id = ${actor.id} AND c.deleted_at IS NULL AND ${visibleToSql(actor)})`
+  return sql`EXISTS (SELECT 1 FROM ${comments} c JOIN ${tasks} ON ${tasks.id} = c.task_id WHERE c.id = ${commentId} AND c.user_id = ${actor.id} AND c.deleted_at IS NULL AND ${ruleSql('comment', viewerValues(actor))})`
 }
 
 /**

@@ -1,16 +1,18 @@
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { NotFound } from './errors'
+import type { Viewer } from './session-user'
 import {
   isTaskVisibleSql,
+  ruleHolds,
   TASK_NOT_FOUND,
-  type TaskView,
-  type Viewer,
+  type TaskAudience,
   visibilityParams,
-} from './tasks.server'
+} from './tasks/rule.server'
+import type { TaskView } from './tasks/view'
 
 /**
  * Who may be mentioned on a task (docs/product-rules.md §1):
@@ -24,19 +26,29 @@ export async function mentionableUsers(db: Database, viewer: Viewer, taskId: str
   return mentionableFor(db, await mentionScope(db, viewer, taskId))
 }
 
+/** How a person stands to a task, as far as mentions care (`ruleHolds` 'change' and 'sharedWith'). */
+export type Standing = { isOwner: boolean; isShared: boolean }
+
+/**
+ * The rule above, once: whether a person who stands `by` to a task may mention one who stands
+ * `of` to it. `mentionableFor` asks it which people to read; nothing else decides whom.
+ */
+export function mayMention(task: { isPublic: boolean }, by: Standing, of: Standing): boolean {
+  return !task.isPublic && ((by.isOwner && of.isShared) || (by.isShared && of.isOwner))
+}
+
+const THE_OWNER: Standing = { isOwner: true, isShared: false }
+const A_PERSON_IT_IS_SHARED_WITH: Standing = { isOwner: false, isShared: true }
+
 /**
  * What the rule needs of a task and of how the viewer stands to it. `Access` (getTask) carries it;
  * `mentionScope` reads only this.
  */
-export type MentionScope = {
-  task: Pick<TaskView, 'id' | 'userId' | 'isPublic' | 'sharedWith'>
-  isOwner: boolean
-  isShared: boolean
-}
+export type MentionScope = Standing & { task: Pick<TaskView, 'id' | 'userId' | 'isPublic' | 'sharedWith'> }
 
 const mentionableColumns = { id: users.id, name: users.name, email: users.email, image: users.image }
 
-/** The people the task is shared with, once they verified that address, as sharing requires. */
+/** The people the task is shared with, once they verified that address, as sharing requires; never its owner. */
 const verifiedSharesOf = preparedPerDatabase((db) =>
   db
     .select(mentionableColumns)
@@ -51,6 +63,7 @@ const verifiedSharesOf = preparedPerDatabase((db) =>
             .where(eq(taskShares.taskId, sql.placeholder('taskId'))),
         ),
         isNotNull(users.emailVerifiedAt),
+        ne(users.id, sql.placeholder('ownerId')),
       ),
     )
     .orderBy(users.name)
@@ -67,12 +80,11 @@ const userById = preparedPerDatabase((db) =>
 
 export async function mentionableFor(db: Database, scope: MentionScope): Promise<Mentionable[]> {
   const { task } = scope
-  if (task.isPublic) return []
-  if (scope.isOwner) {
-    if (task.sharedWith.length === 0) return []
-    return verifiedSharesOf(db).all({ taskId: task.id })
+  if (mayMention(task, scope, THE_OWNER)) return userById(db).all({ userId: task.userId })
+  // Only the owner learns whom a task is shared with, so only for them is the list complete.
+  if (mayMention(task, scope, A_PERSON_IT_IS_SHARED_WITH) && task.sharedWith.length > 0) {
+    return verifiedSharesOf(db).all({ taskId: task.id, ownerId: task.userId })
   }
-  if (scope.isShared) return userById(db).all({ userId: task.userId })
   return []
 }
 
@@ -100,12 +112,21 @@ export async function mentionScope(db: Database, viewer: Viewer, taskId: string)
   const params = visibilityParams(viewer, taskId)
   const [row] = await taskScopeOf(db).all(params)
   if (!row) throw new NotFound(TASK_NOT_FOUND)
-  const shares = JSON.parse(row.shares) as string[]
-  const isOwner = viewer?.id === row.userId
+  const audience: TaskAudience = {
+    ownerId: row.userId,
+    isPublic: row.isPublic,
+    sharedWith: JSON.parse(row.shares),
+  }
+  const isOwner = ruleHolds('change', audience, viewer)
   return {
-    task: { id: row.id, userId: row.userId, isPublic: row.isPublic, sharedWith: isOwner ? shares : [] },
+    task: {
+      id: row.id,
+      userId: row.userId,
+      isPublic: row.isPublic,
+      sharedWith: isOwner ? audience.sharedWith : [],
+    },
     isOwner,
-    isShared: !isOwner && params.email !== null && shares.includes(params.email),
+    isShared: ruleHolds('sharedWith', audience, viewer),
   }
 }
 

@@ -15,8 +15,8 @@ import {
   INBOX_EXCERPT_CHARACTERS,
   listInboxMentions,
   markAllMentionsRead,
-  type Recipient,
 } from './notifications.server'
+import type { Actor } from './session-user'
 
 /**
  * The inbox behind /notifications and the header's badge: a person's mentions, newest first,
@@ -27,7 +27,7 @@ import {
 const db = database()
 
 type UserRow = Awaited<ReturnType<typeof createUser>>
-const recipientOf = (user: UserRow): Recipient => ({
+const recipientOf = (user: UserRow): Actor => ({
   id: user.id,
   email: user.email,
   emailVerified: user.emailVerifiedAt !== null,

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, lte, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { notifications, tasks, users } from '~/db/schema'
 import { NotFound } from './errors'
-import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } from './tasks.server'
+import type { Actor } from './session-user'
+import { ruleOnTaskSql, ruleSql, viewerParams, viewerPlaceholders, viewerValues } from './tasks/rule.server'
 
 /**
  * Mention notifications (docs/product-rules.md §1): unread until the person opens the task or
@@ -14,8 +15,6 @@ import { type Viewer, viewerParams, visibleToSql, visibleToViewerParamsSql } fro
  */
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found'
-
-export type Recipient = NonNullable<Viewer>
 
 /** The wire shape of `comments.getMentionNotifications`. */
 export type MentionNotification = {
@@ -30,7 +29,7 @@ export type MentionNotification = {
 }
 
 /** The recipient's unread mentions on tasks they may see, newest first; enough for any toast stack. */
-export async function listUnreadMentions(db: Executor, recipient: Recipient): Promise<MentionNotification[]> {
+export async function listUnreadMentions(db: Executor, recipient: Actor): Promise<MentionNotification[]> {
   const rows = await db
     .select({
       id: notifications.id,
@@ -49,7 +48,7 @@ export async function listUnreadMentions(db: Executor, recipient: Recipient): Pr
       and(
         eq(notifications.recipientId, recipient.id),
         eq(notifications.isRead, false),
-        visibleToSql(recipient),
+        ruleSql('see', viewerValues(recipient)),
       ),
     )
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
@@ -62,8 +61,7 @@ export async function listUnreadMentions(db: Executor, recipient: Recipient): Pr
 }
 
 /** Marks one of the recipient's notifications read; one about a task they cannot see is not theirs. */
-export async function markNotificationRead(db: Executor, recipient: Recipient, notificationId: string) {
-  const visibleTasks = db.select({ id: tasks.id }).from(tasks).where(visibleToSql(recipient))
+export async function markNotificationRead(db: Executor, recipient: Actor, notificationId: string) {
   const updated = await db
     .update(notifications)
     .set({ isRead: true })
@@ -71,7 +69,7 @@ export async function markNotificationRead(db: Executor, recipient: Recipient, n
       and(
         eq(notifications.id, notificationId),
         eq(notifications.recipientId, recipient.id),
-        inArray(notifications.taskId, visibleTasks),
+        ruleOnTaskSql('see', viewerValues(recipient), notifications.taskId),
       ),
     )
     .returning({ id: notifications.id })
@@ -115,10 +113,10 @@ export type InboxMention = {
 }
 
 /** A mention of `recipient` whose task they may see (the task correlated by its primary key). */
-function visibleMentionOf(recipient: Recipient): SQL | undefined {
+function visibleMentionOf(recipient: Actor): SQL | undefined {
   return and(
     eq(notifications.recipientId, recipient.id),
-    sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToSql(recipient)})`,
+    ruleOnTaskSql('see', viewerValues(recipient), notifications.taskId),
   )
 }
 
@@ -136,7 +134,7 @@ const unreadMentionCount = preparedPerDatabase((db) =>
       and(
         eq(notifications.recipientId, sql.placeholder('viewerId')),
         eq(notifications.isRead, false),
-        sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${notifications.taskId} AND ${visibleToViewerParamsSql})`,
+        ruleOnTaskSql('see', viewerPlaceholders, notifications.taskId),
       ),
     )
     .prepare(),
@@ -146,7 +144,7 @@ const unreadMentionCount = preparedPerDatabase((db) =>
  * The header's badge: one COUNT over the (recipient, is_read) index, run on every signed-in page,
  * so prepared once (the rule of `visibleMentionOf`, with the recipient as placeholders).
  */
-export async function countUnreadMentions(db: Database, recipient: Recipient): Promise<number> {
+export async function countUnreadMentions(db: Database, recipient: Actor): Promise<number> {
   const [row] = await unreadMentionCount(db).all(viewerParams(recipient))
   return Number(row?.count ?? 0)
 }
@@ -184,7 +182,7 @@ function toInboxMention({
 /** The inbox: read and unread mentions, newest first, with the task's title and who wrote. */
 export async function listInboxMentions(
   db: Executor,
-  recipient: Recipient,
+  recipient: Actor,
   limit = INBOX_LIMIT,
 ): Promise<InboxMention[]> {
   const rows = await selectMentionLines(db, visibleMentionOf(recipient))
@@ -194,7 +192,7 @@ export async function listInboxMentions(
 }
 
 /** What a mention e-mail lists: unread mentions no e-mail has covered yet, oldest first. */
-export async function listMentionsToEmail(db: Executor, recipient: Recipient): Promise<InboxMention[]> {
+export async function listMentionsToEmail(db: Executor, recipient: Actor): Promise<InboxMention[]> {
   const rows = await selectMentionLines(
     db,
     and(visibleMentionOf(recipient), eq(notifications.isRead, false), isNull(notifications.emailedAt)),
@@ -207,7 +205,7 @@ export async function listMentionsToEmail(db: Executor, recipient: Recipient): P
  * `upTo`, the moment their inbox was listed — so one that arrives meanwhile stays unread.
  * Returns how many were marked.
  */
-export async function markAllMentionsRead(db: Executor, recipient: Recipient, upTo: Date): Promise<number> {
+export async function markAllMentionsRead(db: Executor, recipient: Actor, upTo: Date): Promise<number> {
   const marked = await db
     .update(notifications)
     .set({ isRead: true })

@@ -2,8 +2,9 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { Invalid, NotFound } from './errors'
-import type { SessionUser } from './session-user'
-import { getTask, updateTask } from './tasks.server'
+import type { Actor } from './session-user'
+import { getTask } from './tasks/reads.server'
+import { updateTask } from './tasks/writes.server'
 
 /**
  * First-run guidance. A new account is guided through four steps (name and avatar, a first task,
@@ -20,7 +21,7 @@ export type Onboarding = {
   taskToShare: { id: string; text: string; isPublic: boolean } | null
 }
 
-export async function getOnboarding(db: Database, actor: Pick<SessionUser, 'id'>): Promise<Onboarding> {
+export async function getOnboarding(db: Database, actor: Actor): Promise<Onboarding> {
   const ownTopLevel = and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))
   const [[person], [newest], [shared]] = await Promise.all([
     db.select({ name: users.name, onboardedAt: users.onboardedAt }).from(users).where(eq(users.id, actor.id)),
@@ -57,7 +58,7 @@ export async function getOnboarding(db: Database, actor: Pick<SessionUser, 'id'>
 }
 
 /** Finishing (or skipping the rest) is recorded once; later calls keep the first time. */
-export async function finishOnboarding(db: Database, actor: Pick<SessionUser, 'id'>, now = new Date()) {
+export async function finishOnboarding(db: Database, actor: Actor, now = new Date()) {
   await db
     .update(users)
     .set({ onboardedAt: now })
@@ -70,7 +71,7 @@ export async function finishOnboarding(db: Database, actor: Pick<SessionUser, 'i
  */
 export async function shareFirstTask(
   db: Database,
-  actor: Pick<SessionUser, 'id' | 'email' | 'emailVerified'>,
+  actor: Actor,
   input: { taskId: string; sharedWith: string[]; isPublic: boolean },
 ) {
   if (input.sharedWith.length === 0 && !input.isPublic) {

@@ -4,7 +4,8 @@ import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { events, versionCounters } from '~/db/schema'
 import { NotFound } from './errors'
-import { isTaskVisibleSql, TASK_NOT_FOUND, type Viewer, visibilityParams } from './tasks.server'
+import type { Actor, Viewer } from './session-user'
+import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule.server'
 
 /**
  * The versions of the reads pages poll, read without building the answer
@@ -87,13 +88,13 @@ export async function discussionVersion(db: Database, viewer: Viewer, taskId: st
 }
 
 /** `task.getTaskUsers`: whom one may mention depends on being the owner or a sharer, so per viewer. */
-export async function mentionablesVersion(db: Database, viewer: NonNullable<Viewer>, taskId: string) {
+export async function mentionablesVersion(db: Database, viewer: Actor, taskId: string) {
   const { task, people } = await visibleTaskVersion(db, viewer, taskId)
   return versionOf('task.getTaskUsers', viewer.id, taskId, task, people)
 }
 
 /** `task.getAll`: every task the viewer may see, so any event may change it. */
-export async function visibleTasksVersion(db: Database, viewer: NonNullable<Viewer>) {
+export async function visibleTasksVersion(db: Database, viewer: Actor) {
   const [row] = await logVersionProbe(db).all()
   return versionOf('task.getAll', viewer.id, Number(row?.head ?? 0), Number(row?.people ?? 0))
 }

@@ -11,8 +11,9 @@ import {
   startOfDay,
   weekdayOf,
 } from '~/utils/calendar'
-import type { SessionUser } from './session-user'
-import { findLatestOwnTask, sharedWithViewerSql } from './tasks.server'
+import type { Actor } from './session-user'
+import { findLatestOwnTask } from './tasks/reads.server'
+import { ruleSql, viewerValues } from './tasks/rule.server'
 
 /**
  * What the dashboard tells a person about their work, computed by SQL aggregates over index
@@ -24,8 +25,6 @@ import { findLatestOwnTask, sharedWithViewerSql } from './tasks.server'
  * - Tasks shared with them are shown apart, counted as the Shared with me group lists them.
  * - Days and weeks are the person's own: local midnight in their time zone, weeks from Monday.
  */
-
-type Actor = Pick<SessionUser, 'id' | 'email' | 'emailVerified'>
 
 export type TaskTotals = {
   total: number
@@ -95,7 +94,7 @@ export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStat
     selectGroups(db, and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))),
     selectGroups(db, and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))),
     // Shares reach a person through their verified address only (docs/product-rules.md §1).
-    selectGroups(db, and(sharedWithViewerSql(actor), sql`${tasks.userId} <> ${actor.id}`)),
+    selectGroups(db, ruleSql('sharedWith', viewerValues(actor))),
   ])
   const subtaskTotals = toTotals(subtasks)
   return {

@@ -1,14 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
-import { isInAudience, readAudiences } from './task-audience.server'
+import { readAudiences } from './task-audience.server'
+import { ruleHolds } from './tasks/rule.server'
 
 /** The visibility rule of tasks (docs/product-rules.md §1), as event streams apply it per subscriber. */
 
 const owner = { id: 'owner', email: 'ada@example.test', emailVerified: true }
 const audience = { ownerId: 'owner', isPublic: false, sharedWith: ['grace@example.test'] }
 
-describe('isInAudience', () => {
+describe("ruleHolds('see'), as streams decide over an audience", () => {
   test.each([
     ['the owner', owner, true],
     [
@@ -24,11 +25,11 @@ describe('isInAudience', () => {
     ['a stranger', { id: 's', email: 'eve@example.test', emailVerified: true }, false],
     ['a visitor', null, false],
   ])('a private task: %s → %s', (_label, viewer, expected) => {
-    expect(isInAudience(audience, viewer)).toBe(expected)
+    expect(ruleHolds('see', audience, viewer)).toBe(expected)
   })
 
   test('a public task: everyone, visitors too', () => {
-    expect(isInAudience({ ...audience, isPublic: true }, null)).toBe(true)
+    expect(ruleHolds('see', { ...audience, isPublic: true }, null)).toBe(true)
   })
 })
 

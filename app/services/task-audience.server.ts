@@ -1,21 +1,13 @@
 import { inArray, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { taskShares, tasks } from '~/db/schema'
-import type { Viewer } from './tasks.server'
+import type { TaskAudience } from './tasks/rule.server'
 
 /**
- * Who may see a task, reduced to what deciding for one person needs: event streams read it once
- * per task for a whole batch of events and then decide for every subscriber in memory. It is the
- * visibility rule of tasks.server.ts (docs/product-rules.md §1): the owner, the people it is
- * shared with once they verified that address, and anyone when it is public.
+ * The audiences of many tasks in one read: event streams read them once per task for a whole
+ * batch of events and then decide for every subscriber in memory, with `ruleHolds`
+ * (tasks/rule.server.ts), the visibility rule's in-memory form.
  */
-export type TaskAudience = {
-  ownerId: string
-  isPublic: boolean
-  /** The addresses it is shared with, lower case as stored. */
-  sharedWith: string[]
-}
-
 export async function readAudiences(db: Executor, taskIds: readonly string[]) {
   const audiences = new Map<string, TaskAudience>()
   if (taskIds.length === 0) return audiences
@@ -32,11 +24,4 @@ export async function readAudiences(db: Executor, taskIds: readonly string[]) {
     audiences.set(id, { ...row, sharedWith: JSON.parse(sharedWith) as string[] })
   }
   return audiences
-}
-
-export function isInAudience(audience: TaskAudience, viewer: Viewer) {
-  if (audience.isPublic) return true
-  if (!viewer) return false
-  if (audience.ownerId === viewer.id) return true
-  return viewer.emailVerified && audience.sharedWith.includes(viewer.email.toLowerCase())
 }

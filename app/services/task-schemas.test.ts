@@ -10,7 +10,7 @@ import {
 /**
  * The task schemas are what every door (the /task forms, the RPC inputs) runs before the service:
  * these cases are the edges a person can type. The service-side rules (own e-mail, parents) and the
- * same edges over RPC are in tasks.server.test.ts and tests/integration/tasks-rpc.test.ts.
+ * same edges over RPC are in tasks/writes.server.test.ts and tests/integration/tasks-rpc.test.ts.
  */
 
 const VALID = { text: 'Write the release notes' }

@@ -1,6 +1,7 @@
 import { type Database, onCommit, syncReplica } from '~/db/client.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
-import { readAudiences, type TaskAudience } from '~/services/task-audience.server'
+import { readAudiences } from '~/services/task-audience.server'
+import type { TaskAudience } from '~/services/tasks/rule.server'
 
 /**
  * One per process: tails the event log by id and hands each new event to every subscriber,

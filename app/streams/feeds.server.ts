@@ -1,7 +1,7 @@
 import { type Database, isReplica } from '~/db/client.server'
 import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
-import { isInAudience, type TaskAudience } from '~/services/task-audience.server'
-import type { Viewer } from '~/services/tasks.server'
+import type { Actor, Viewer } from '~/services/session-user'
+import { ruleHolds, type TaskAudience } from '~/services/tasks/rule.server'
 import { audienceOf, audiencesOf, type Broadcaster } from './broadcaster.server'
 import { controlFrame, type EventStream, frameOf } from './event-stream.server'
 
@@ -18,10 +18,10 @@ export type Feed = {
 type Verdict = 'send' | 'skip' | { endWith: Buffer }
 
 /** `GET /api/events/tasks`: changes to tasks the person may see, and their own mentions. */
-export function taskFeed(viewer: NonNullable<Viewer>): Feed {
+export function taskFeed(viewer: Actor): Feed {
   return {
     decide(event, audience) {
-      if (!audience || !isInAudience(audience, viewer)) return 'skip'
+      if (!audience || !ruleHolds('see', audience, viewer)) return 'skip'
       if (event.topic === 'tasks') return 'send'
       return event.type === 'mention' && event.payload.recipientId === viewer.id ? 'send' : 'skip'
     },
@@ -38,7 +38,7 @@ export function commentFeed(viewer: Viewer, taskId: string): Feed {
     taskId,
     decide(event, audience) {
       if (event.taskId !== taskId) return 'skip'
-      const mayHear = audience !== undefined && isInAudience(audience, viewer)
+      const mayHear = audience !== undefined && ruleHolds('see', audience, viewer)
       if (!mayHear) return { endWith: controlFrame('gone', event.id, { taskId }) }
       if (event.type === 'task-deleted') return { endWith: frameOf(event) }
       return event.topic === 'comments' && event.type !== 'mention' ? 'send' : 'skip'

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, test, v
 import { database } from '~/db/client.server'
 import { loader as csrfLoader } from '~/routes/api/csrf'
 import type { CommentView } from '~/services/comments.server'
-import type { TaskView } from '~/services/tasks.server'
+import type { TaskView } from '~/services/tasks/view'
 import { signedInBrowser, type TestBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser } from '../../tests/helpers/factories'
 import { serveFetch, type TestServer } from '../../tests/helpers/http-server'

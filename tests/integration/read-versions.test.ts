@@ -15,16 +15,14 @@ import {
 import { mentionableUsers } from '~/services/mentions.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { TaskFieldsSchema } from '~/services/task-schemas'
+import { canSeeTask, getTask, listVisibleTasks } from '~/services/tasks/reads.server'
 import {
-  canSeeTask,
   createTask as createTaskAs,
   deleteTask,
-  getTask,
-  listVisibleTasks,
   setTaskStatus,
   shareTask as shareTaskAs,
   updateTask,
-} from '~/services/tasks.server'
+} from '~/services/tasks/writes.server'
 import { signedInBrowser } from '../helpers/auth'
 import { createComment, createTask, createUser, shareTask, TEST_PASSWORD } from '../helpers/factories'
 import { answerThroughRpcRoute, readRpcJson, rpcRequest } from '../helpers/rpc'

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
 import { database } from '~/db/client.server'
 import { events, taskShares, tasks } from '~/db/schema'
-import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks.server'
+import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks/rule.server'
 import { anonymousBrowser, signedInBrowser, type TestBrowser } from '../helpers/auth'
 import { createTask, createUser, shareTask } from '../helpers/factories'
 import { type RpcClient, type RpcServer, startRpcServer } from '../helpers/rpc'
@@ -11,7 +11,7 @@ import { type RpcClient, type RpcServer, startRpcServer } from '../helpers/rpc'
 /**
  * task.* from the outside (docs/product-rules.md §5): `@orpc/client`'s RPCLink, unchanged, over real HTTP
  * against the app's /api/rpc route module, authenticated by the session cookie and carrying the
- * CSRF header a page would. The full permission matrix is in app/services/tasks.server.test.ts;
+ * CSRF header a page would. The full permission matrix is in app/services/tasks/rule.server.test.ts;
  * here a sample of its cells, as a client sees them (codes, statuses, messages, the wire shape).
  */
 

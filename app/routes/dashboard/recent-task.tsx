@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { PriorityBadge, StatusBadge } from '~/components/task-badges'
-import type { TaskView } from '~/services/tasks.server'
+import type { TaskView } from '~/services/tasks/view'
 import { formatLongDate } from '~/utils/long-date'
 
 /** A most-recent task as the task list shows it, opening in the task modal (`?task=`). */

@@ -10,7 +10,7 @@ import { loader } from './index'
  * The list page's loader sends what the page renders and nothing else: the document carries the
  * loader's data for hydration, so every field of every row is paid for on each request (and an
  * address must never reach someone the task is only shared with). What the rows hold is the
- * services' (app/services/tasks.server.test.ts); the page itself is tests/e2e/tasks.e2e.ts.
+ * services' (app/services/tasks/list.server.test.ts); the page itself is tests/e2e/tasks.e2e.ts.
  */
 
 const db = database()

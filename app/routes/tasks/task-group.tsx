@@ -5,7 +5,7 @@ import { PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { Button } from '~/components/ui/button'
 import { Select } from '~/components/ui/select'
 import { STATUSES } from '~/domain/constants'
-import type { TaskListItem } from '~/services/tasks.server'
+import type { TaskListItem } from '~/services/tasks/view'
 import { withSearchParams } from '~/utils/search-params'
 
 export function TaskGroup({

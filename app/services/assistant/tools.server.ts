@@ -6,7 +6,9 @@ import { isDomainError } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 import { getTaskStats } from '~/services/stats.server'
 import { TaskTextSchema } from '~/services/task-schemas'
-import { createTask, listVisibleTasks, setTaskStatus, type TaskView } from '~/services/tasks.server'
+import { listVisibleTasks } from '~/services/tasks/reads.server'
+import type { TaskView } from '~/services/tasks/view'
+import { createTask, setTaskStatus } from '~/services/tasks/writes.server'
 import { z } from '~/utils/zod'
 
 /**

@@ -1,0 +1,73 @@
+import { and, count, eq, isNotNull, ne, type SQLWrapper, sql } from 'drizzle-orm'
+import { alias, QueryBuilder } from 'drizzle-orm/sqlite-core'
+import { taskShares, tasks, users } from '~/db/schema'
+import { ruleSql, type ViewerInSql } from './rule.server'
+import { TASK_LIST_ITEM_FIELDS, type TaskView } from './view'
+
+/**
+ * The columns a task is read from, each written once: `selectTaskViews` (reads.server.ts) reads
+ * them all, the task list's prepared statements (list.server.ts) the fields a row shows. Both
+ * join the owner (`users` on `tasks.userId`) for `ownerName`. A field added to `TaskView` without
+ * its column here fails to typecheck.
+ */
+
+const query = new QueryBuilder()
+const subtask = alias(tasks, 'subtask')
+const sharer = alias(users, 'sharer')
+
+/** The fields of `TaskView` the service makes from `shares` for each viewer (toView). */
+type FromShares = 'sharedWith' | 'sharedWithNames'
+
+export function taskViewColumns(viewer: ViewerInSql) {
+  return {
+    id: tasks.id,
+    text: tasks.text,
+    details: tasks.details,
+    refLink: tasks.refLink,
+    priority: tasks.priority,
+    status: tasks.status,
+    isPublic: tasks.isPublic,
+    parentTaskId: tasks.parentTaskId,
+    hrs: tasks.hrs,
+    userId: tasks.userId,
+    completedAt: tasks.completedAt,
+    createdAt: tasks.createdAt,
+    updatedAt: tasks.updatedAt,
+    ownerName: users.name,
+    /** The addresses it is shared with, each with the name of a verified account of that address. */
+    shares: sql<string>`${query
+      .select({
+        list: sql`json_group_array(json_object('email', ${taskShares.email}, 'name', CASE WHEN ${and(isNotNull(sharer.emailVerifiedAt), ne(sharer.name, ''))} THEN ${sharer.name} END))`,
+      })
+      .from(taskShares)
+      .leftJoin(sharer, eq(sharer.email, taskShares.email))
+      .where(eq(taskShares.taskId, tasks.id))}`,
+    ...subtaskProgressColumns(viewer),
+  } satisfies Record<Exclude<keyof TaskView, FromShares> | 'shares', SQLWrapper>
+}
+
+/** The columns of a row of the task list: those of the view, for the fields the row shows. */
+export function taskListItemColumns(viewer: ViewerInSql) {
+  const columns = taskViewColumns(viewer)
+  type Field = (typeof TASK_LIST_ITEM_FIELDS)[number]
+  return Object.fromEntries(TASK_LIST_ITEM_FIELDS.map((field) => [field, columns[field]])) as Pick<
+    typeof columns,
+    Field
+  >
+}
+
+/**
+ * A task's subtask progress as correlated subqueries on the parent index. It counts only the
+ * subtasks this viewer may open, so a public parent does not reveal how many private subtasks
+ * it has.
+ */
+function subtaskProgressColumns(viewer: ViewerInSql) {
+  const visibleSubtask = and(eq(subtask.parentTaskId, tasks.id), ruleSql('see', viewer, subtask))
+  return {
+    subtaskCount: sql<number>`${query.select({ n: count() }).from(subtask).where(visibleSubtask)}`,
+    subtasksCompleted: sql<number>`${query
+      .select({ n: count() })
+      .from(subtask)
+      .where(and(visibleSubtask, eq(subtask.status, 'Completed')))}`,
+  }
+}

@@ -1,0 +1,333 @@
+import { fc, test } from '@fast-check/vitest'
+import { drizzle } from 'drizzle-orm/libsql'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
+import type { Database } from '~/db/client.server'
+import { migrateDatabase } from '~/db/migrate.server'
+import * as schema from '~/db/schema'
+import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { openScratchDatabase } from '../../../tests/helpers/db'
+import {
+  createUser,
+  shareTask as insertShares,
+  createTask as insertTask,
+} from '../../../tests/helpers/factories'
+import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
+import { fields, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
+import { listTaskGroups } from './list.server'
+import { getTask, listVisibleTasks } from './reads.server'
+import type { TaskView } from './view'
+import { createTask } from './writes.server'
+
+/**
+ * The task list page's groups and task.getAll, checked against a plain model of the rules.
+ */
+
+// ── Lists ───────────────────────────────────────────────────────────────────
+
+/**
+ * The lists in a world of their own (a second database), so the groups hold exactly the tasks
+ * these cases made: three users with many tasks each, mixing every visibility, status and
+ * priority, checked against a plain model of the rules.
+ */
+describe('lists', () => {
+  let scratch: Awaited<ReturnType<typeof openScratchDatabase>>
+  /** The same database, counting the SQL statements each call sends. */
+  let counted: Database
+  const statements: string[] = []
+  const people: UserRow[] = []
+  /** Every viewer of the world: the people, and one who never verified their address. */
+  const viewers: UserRow[] = []
+  type Modelled = {
+    id: string
+    userId: string
+    isPublic: boolean
+    shares: string[]
+    status: (typeof STATUSES)[number]
+    priority: (typeof PRIORITIES)[number]
+    createdAt: number
+    parentTaskId: string | null
+  }
+  const world: Modelled[] = []
+
+  beforeAll(async () => {
+    scratch = await openScratchDatabase()
+    await migrateDatabase(scratch.db)
+    counted = drizzle(scratch.db.$client, {
+      schema,
+      logger: { logQuery: (query) => statements.push(query) },
+    }) as Database
+    const s = scratch.db
+    people.push(await createUser(s, { name: 'Ada' }), await createUser(s, { name: 'Bob' }))
+    people.push(await createUser(s, { name: 'Cy' }))
+    // One more address holder who never verified: shares to it open nothing.
+    const unverified = await createUser(s, { name: 'Uma', emailVerifiedAt: null })
+    viewers.push(...people, unverified)
+    const sizes = [60, 45, 30]
+    const base = Date.parse('2026-01-01T00:00:00Z')
+    let tick = 0
+    for (const [index, owner] of people.entries()) {
+      const others = people.filter((person) => person.id !== owner.id)
+      for (let i = 0; i < (sizes[index] ?? 0); i++) {
+        tick += 1
+        const shares = [
+          ...(i % 4 === 0 ? [others[0]?.email ?? ''] : []),
+          ...(i % 5 === 0 ? [others[1]?.email ?? ''] : []),
+          ...(i % 7 === 0 ? [unverified.email, 'stranger@example.com'] : []),
+        ]
+        const row = await insertTask(s, {
+          userId: owner.id,
+          isPublic: i % 3 === 0,
+          status: STATUSES[Math.floor(i / 2) % 3],
+          priority: PRIORITIES[i % 3],
+          createdAt: new Date(base + tick * 1000),
+        })
+        await insertShares(s, row.id, shares)
+        world.push({ ...row, createdAt: row.createdAt.getTime(), shares })
+        // Every tenth task has a public subtask, which lists show under its parent only.
+        if (i % 10 === 0) {
+          tick += 1
+          const child = await insertTask(s, {
+            userId: owner.id,
+            parentTaskId: row.id,
+            isPublic: true,
+            createdAt: new Date(base + tick * 1000),
+          })
+          world.push({ ...child, createdAt: child.createdAt.getTime(), shares: [] })
+        }
+      }
+    }
+  })
+
+  afterAll(() => scratch.close())
+
+  type Filters = { status?: Modelled['status']; priority?: Modelled['priority'] }
+
+  /** The task list (docs/product-rules.md §1), written plainly: what each group should hold, newest first. */
+  function expectedGroups(viewer: UserRow, filters: Filters = {}) {
+    const passes = (task: Modelled) =>
+      (!filters.status || task.status === filters.status) &&
+      (!filters.priority || task.priority === filters.priority)
+    const sharedWithMe = (task: Modelled) =>
+      task.userId !== viewer.id && viewer.emailVerifiedAt !== null && task.shares.includes(viewer.email)
+    const newestFirst = (a: Modelled, b: Modelled) => b.createdAt - a.createdAt || (b.id < a.id ? -1 : 1)
+    const ids = (list: Modelled[]) =>
+      list
+        .filter(passes)
+        .sort(newestFirst)
+        .map((task) => task.id)
+    return {
+      mine: ids(world.filter((task) => task.userId === viewer.id && task.parentTaskId === null)),
+      shared: ids(world.filter(sharedWithMe)),
+      public: ids(
+        world.filter(
+          (task) =>
+            task.isPublic && task.userId !== viewer.id && task.parentTaskId === null && !sharedWithMe(task),
+        ),
+      ),
+      visible: ids(world.filter((task) => task.userId === viewer.id || task.isPublic || sharedWithMe(task))),
+    }
+  }
+
+  async function actualGroups(viewer: UserRow, filters: Filters = {}) {
+    const groups = await listTaskGroups(scratch.db, viewerOf(viewer), filters, { limit: 1000, offset: 0 })
+    return {
+      mine: groups.mine.tasks.map((task) => task.id),
+      shared: groups.shared.map((task) => task.id),
+      public: groups.public.map((task) => task.id),
+      visible: (await listVisibleTasks(scratch.db, viewerOf(viewer)))
+        .filter(
+          (task) =>
+            (!filters.status || task.status === filters.status) &&
+            (!filters.priority || task.priority === filters.priority),
+        )
+        .map((task) => task.id),
+      total: groups.mine.total,
+    }
+  }
+
+  test('each user sees their own, what is shared with them, and others’ public tasks, grouped', async () => {
+    for (const person of people) {
+      const expected = expectedGroups(person)
+      const actual = await actualGroups(person)
+      expect(actual).toEqual({ ...expected, total: expected.mine.length })
+      // The world is mixed enough for every group to matter.
+      expect(expected.shared.length).toBeGreaterThan(5)
+      expect(expected.public.length).toBeGreaterThan(5)
+    }
+  })
+
+  test('public leaves out my own tasks and those shared with me (they are under Shared)', async () => {
+    const [ada] = people as [UserRow]
+    const groups = await listTaskGroups(scratch.db, viewerOf(ada), {}, { limit: 1000, offset: 0 })
+    const sharedIds = new Set(groups.shared.map((task) => task.id))
+    const publicAndShared = world.filter(
+      (task) => task.isPublic && task.userId !== ada.id && task.shares.includes(ada.email),
+    )
+    expect(publicAndShared.length).toBeGreaterThan(0)
+    for (const task of publicAndShared) expect(sharedIds.has(task.id)).toBe(true)
+    for (const task of groups.public) {
+      expect(world.find((row) => row.id === task.id)?.userId).not.toBe(ada.id)
+      expect(sharedIds.has(task.id)).toBe(false)
+    }
+  })
+
+  test.each([
+    { status: 'Completed' },
+    { status: 'Not Started' },
+    { priority: 'high' },
+    { priority: 'low' },
+    { status: 'In Progress', priority: 'medium' },
+  ] as const)('filters every group by %o', async (filters) => {
+    for (const person of people) {
+      const expected = expectedGroups(person, filters)
+      const { total, ...actual } = await actualGroups(person, filters)
+      expect(actual).toEqual(expected)
+      expect(total).toBe(expected.mine.length)
+    }
+  })
+
+  test('"mine" comes in pages, newest first, with the total', async () => {
+    const [ada] = people as [UserRow]
+    const all = expectedGroups(ada).mine
+    const seen: string[] = []
+    for (let offset = 0; offset < all.length + 7; offset += 7) {
+      const { mine } = await listTaskGroups(scratch.db, viewerOf(ada), {}, { limit: 7, offset })
+      expect(mine.total).toBe(all.length)
+      expect(mine.tasks.length).toBe(Math.max(0, Math.min(7, all.length - offset)))
+      seen.push(...mine.tasks.map((task) => task.id))
+    }
+    expect(seen).toEqual(all)
+    const filtered = await listTaskGroups(
+      scratch.db,
+      viewerOf(ada),
+      { priority: 'high' },
+      { limit: 3, offset: 0 },
+    )
+    expect(filtered.mine.total).toBe(expectedGroups(ada, { priority: 'high' }).mine.length)
+    expect(filtered.mine.tasks.map((task) => task.id)).toEqual(
+      expectedGroups(ada, { priority: 'high' }).mine.slice(0, 3),
+    )
+  })
+
+  test('no query per task: the grouped list is 4 statements, task.getAll and a task 1 each', async () => {
+    for (const person of people) {
+      statements.length = 0
+      await listTaskGroups(counted, viewerOf(person))
+      expect(statements).toHaveLength(4)
+      statements.length = 0
+      const visible = await listVisibleTasks(counted, viewerOf(person))
+      expect(visible.length).toBeGreaterThan(30)
+      expect(statements).toHaveLength(1)
+      statements.length = 0
+      await getTask(counted, viewerOf(person), visible[0]?.id ?? '')
+      expect(statements).toHaveLength(1)
+    }
+  })
+
+  test('sharedWithNames: a verified user’s name, else the address; ownerName, else Unknown User', async () => {
+    const s = scratch.db
+    const owner = await createUser(s, { name: '' })
+    const named = await createUser(s, { name: 'Nia Named', email: 'nia@example.com' })
+    await createUser(s, { name: 'Una Unverified', email: 'una@example.com', emailVerifiedAt: null })
+    await createUser(s, { name: '', email: 'nameless@example.com' })
+    const task = await createTask(
+      s,
+      viewerOf(owner),
+      fields({
+        text: 'Who is on it',
+        sharedWith: 'una@example.com, nia@example.com, zed@example.com, nameless@example.com',
+      }),
+    )
+    expect(task.ownerName).toBe('Unknown User')
+    // Sorted by address, the names line up with the addresses they stand for.
+    const pairs = task.sharedWith.map((email, i) => [email, task.sharedWithNames[i]])
+    expect(pairs.sort()).toEqual([
+      ['nameless@example.com', 'nameless@example.com'],
+      ['nia@example.com', 'Nia Named'],
+      ['una@example.com', 'una@example.com'],
+      ['zed@example.com', 'zed@example.com'],
+    ])
+    // Someone it is shared with sees the names of verified accounts only, and no address.
+    const [seen] = (await listVisibleTasks(s, viewerOf(named))).filter((row) => row.id === task.id)
+    expect(seen).toMatchObject({ ownerName: 'Unknown User', sharedWith: [], sharedWithNames: ['Nia Named'] })
+    const [listed] = (await listTaskGroups(s, viewerOf(named))).shared.filter((row) => row.id === task.id)
+    expect(listed?.ownerName).toBe('Unknown User')
+    const [ada] = people as [UserRow]
+    expect((await listTaskGroups(s, viewerOf(ada))).mine.tasks.every((row) => row.ownerName === 'Ada')).toBe(
+      true,
+    )
+  })
+
+  test('the wire shape: ISO dates, e-mails in sharedWith, the subtask progress', async () => {
+    const [ada] = people as [UserRow]
+    const [first] = await listVisibleTasks(scratch.db, viewerOf(ada))
+    const view = first as TaskView
+    expect(Object.keys(view).sort()).toEqual(
+      [
+        'id',
+        'text',
+        'details',
+        'refLink',
+        'priority',
+        'status',
+        'isPublic',
+        'parentTaskId',
+        'sharedWith',
+        'sharedWithNames',
+        'ownerName',
+        'hrs',
+        'userId',
+        'completedAt',
+        'createdAt',
+        'updatedAt',
+        'subtaskCount',
+        'subtasksCompleted',
+      ].sort(),
+    )
+    expect(view.createdAt).toBe(new Date(view.createdAt).toISOString())
+    expect(view.updatedAt).toBe(new Date(view.updatedAt).toISOString())
+    expect(typeof view.isPublic).toBe('boolean')
+  })
+
+  test('a list row carries what the row shows, and no address, date or owner id', async () => {
+    const [ada] = people as [UserRow]
+    const groups = await listTaskGroups(scratch.db, viewerOf(ada))
+    for (const row of [...groups.mine.tasks, ...groups.shared, ...groups.public]) {
+      expect(Object.keys(row).sort()).toEqual(TASK_LIST_ROW_FIELDS)
+      expect(typeof row.isPublic).toBe('boolean')
+      expect(typeof row.subtaskCount).toBe('number')
+    }
+  })
+
+  // The statements are prepared once per filter shape and database: runs that alternate viewers,
+  // shapes and pages must each get their own answer, as the plain rule and task.getAll give it.
+  test.prop(
+    [
+      fc.nat({ max: 3 }),
+      fc.option(fc.constantFrom(...STATUSES), { nil: undefined }),
+      fc.option(fc.constantFrom(...PRIORITIES), { nil: undefined }),
+      fc.record({ limit: fc.integer({ min: 1, max: 70 }), offset: fc.nat({ max: 70 }) }),
+    ],
+    { numRuns: 40 },
+  )(
+    'for any viewer, filters and page, the list is the rule’s, row for row as task.getAll shows it',
+    async (who, status, priority, page) => {
+      const viewer = viewers[who] as UserRow
+      const filters = { status, priority }
+      const expected = expectedGroups(viewer, filters)
+      const groups = await listTaskGroups(scratch.db, viewerOf(viewer), filters, page)
+      const ids = (rows: { id: string }[]) => rows.map((row) => row.id)
+      expect(ids(groups.mine.tasks)).toEqual(expected.mine.slice(page.offset, page.offset + page.limit))
+      expect(groups.mine.total).toBe(expected.mine.length)
+      expect(ids(groups.shared)).toEqual(expected.shared)
+      expect(ids(groups.public)).toEqual(expected.public)
+      const seen = new Map(
+        (await listVisibleTasks(scratch.db, viewerOf(viewer))).map((task) => [task.id, task]),
+      )
+      for (const row of [...groups.mine.tasks, ...groups.shared, ...groups.public]) {
+        const task = seen.get(row.id) as TaskView
+        expect(row).toEqual(Object.fromEntries(TASK_LIST_ROW_FIELDS.map((field) => [field, task[field]])))
+      }
+    },
+  )
+})

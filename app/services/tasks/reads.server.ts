@@ -1,0 +1,165 @@
+import { and, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm'
+import type { Database, Executor } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
+import { tasks, users } from '~/db/schema'
+import { NotFound } from '../errors'
+import type { Actor, Viewer } from '../session-user'
+import { taskViewColumns } from './columns.server'
+import {
+  isTaskVisibleSql,
+  ruleHolds,
+  ruleSql,
+  TASK_NOT_FOUND,
+  type TaskAudience,
+  viewerValues,
+  visibilityParams,
+} from './rule.server'
+import type { TaskView } from './view'
+
+/** Reading tasks: one task with what its viewer may do, its subtasks, and task.getAll's list. */
+
+export type Access = {
+  task: TaskView
+  isOwner: boolean
+  isShared: boolean
+  canEdit: boolean
+  canSetStatus: boolean
+}
+
+/** An address a task is shared with, and its owner's name once they verified it. */
+type Share = { email: string; name: string | null }
+
+/**
+ * One statement for any list: the owner's name joined, the shares with their names and the
+ * subtask progress as correlated subqueries on indexed columns (columns.server.ts) — no query
+ * per task.
+ */
+function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
+  return db
+    .select(taskViewColumns(viewerValues(viewer)))
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.userId))
+    .where(where)
+}
+type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
+
+const sharesOf = (row: TaskRow) => JSON.parse(row.shares) as Share[]
+
+/**
+ * A task as this viewer may read it. Whom a task is shared with is the owner's to know: the
+ * owner gets every address (and a name for each that has a verified account); anyone else —
+ * a person it is shared with, a signed-in stranger, a visitor of a public task — gets only the
+ * names of verified accounts, and no address at all (docs/decisions/020-who-sees-whom.md).
+ */
+function toView(row: TaskRow, viewer: Viewer): TaskView {
+  const { shares: _shares, ...fields } = row
+  const shares = sharesOf(row)
+  const isOwner = viewer?.id === row.userId
+  return {
+    ...fields,
+    ownerName: row.ownerName || 'Unknown User',
+    sharedWith: isOwner ? shares.map((share) => share.email) : [],
+    sharedWithNames: isOwner
+      ? shares.map((share) => share.name ?? share.email)
+      : shares.flatMap((share) => (share.name ? [share.name] : [])),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    subtaskCount: Number(row.subtaskCount),
+    subtasksCompleted: Number(row.subtasksCompleted),
+  }
+}
+
+/** What the viewer may do with the task, by the rules, from the row already read; null when they may not see it. */
+function accessOf(row: TaskRow, viewer: Viewer): Access | null {
+  const audience: TaskAudience = {
+    ownerId: row.userId,
+    isPublic: row.isPublic,
+    sharedWith: sharesOf(row).map((share) => share.email),
+  }
+  if (!ruleHolds('see', audience, viewer)) return null
+  return {
+    task: toView(row, viewer),
+    isOwner: ruleHolds('change', audience, viewer),
+    isShared: ruleHolds('sharedWith', audience, viewer),
+    canEdit: ruleHolds('change', audience, viewer),
+    canSetStatus: ruleHolds('setStatus', audience, viewer),
+  }
+}
+
+/** A task with what the viewer may do with it; NotFound when they may not see it. */
+export async function getTask(db: Executor, viewer: Viewer, taskId: string): Promise<Access> {
+  const [row] = await selectTaskViews(db, viewer, eq(tasks.id, taskId)).limit(1)
+  const access = row ? accessOf(row, viewer) : null
+  if (!access) throw new NotFound(TASK_NOT_FOUND)
+  return access
+}
+
+export async function listSubtasks(db: Executor, viewer: Viewer, parentTaskId: string) {
+  const { task } = await getTask(db, viewer, parentTaskId)
+  const rows = await selectTaskViews(db, viewer, eq(tasks.parentTaskId, task.id)).orderBy(tasks.createdAt)
+  // A subtask is a task of its own: seeing the parent does not open subtasks not shared too.
+  return rows.flatMap((row) => accessOf(row, viewer)?.task ?? [])
+}
+
+/** What the task modal shows: the task, its visible subtasks, and what the viewer may do. */
+export async function getTaskDetails(db: Database, viewer: Viewer, taskId: string) {
+  const access = await getTask(db, viewer, taskId)
+  const subtasks = access.task.subtaskCount > 0 ? await listSubtasks(db, viewer, taskId) : []
+  return {
+    task: access.task,
+    subtasks,
+    isOwner: access.isOwner,
+    canSetStatus: access.canSetStatus,
+    isSignedIn: viewer !== null,
+  }
+}
+
+const visibleTaskProbe = preparedPerDatabase((db) =>
+  db.select({ isVisible: isTaskVisibleSql }).from(sql`(SELECT 1)`).prepare(),
+)
+
+/** Whether the viewer may see the task, without reading it: one prepared probe. */
+export async function canSeeTask(db: Database, viewer: Viewer, taskId: string): Promise<boolean> {
+  const [row] = await visibleTaskProbe(db).all(visibilityParams(viewer, taskId))
+  return Number(row?.isVisible) === 1
+}
+
+/** task.getAll: every task the viewer may see — own, shared with them, others' public. */
+export async function listVisibleTasks(db: Database, viewer: Actor) {
+  const rows = await selectTaskViews(db, viewer, ruleSql('see', viewerValues(viewer))).orderBy(
+    desc(tasks.createdAt),
+  )
+  return rows.map((row) => toView(row, viewer))
+}
+
+/**
+ * The viewer's own task completed last, or created last (a subtask counts: it opens in the modal
+ * like any task), as the list shows it; null when there is none. Both orders ride an index.
+ */
+export async function findLatestOwnTask(db: Database, viewer: Actor, by: 'completed' | 'created') {
+  const [row] =
+    by === 'completed'
+      ? await selectTaskViews(db, viewer, and(eq(tasks.userId, viewer.id), isNotNull(tasks.completedAt)))
+          .orderBy(desc(tasks.completedAt), desc(tasks.id))
+          .limit(1)
+      : await selectTaskViews(db, viewer, eq(tasks.userId, viewer.id))
+          .orderBy(desc(tasks.createdAt), desc(tasks.id))
+          .limit(1)
+  return row ? toView(row, viewer) : null
+}
+
+const parentCandidates = preparedPerDatabase((db) =>
+  db
+    .select({ id: tasks.id, text: tasks.text })
+    .from(tasks)
+    .where(and(eq(tasks.userId, sql.placeholder('ownerId')), sql`${tasks.parentTaskId} IS NULL`))
+    .orderBy(desc(tasks.createdAt))
+    .limit(100)
+    .prepare(),
+)
+
+/** The owner's top-level tasks a new subtask may hang under (for the parent picker). */
+export async function listParentCandidates(db: Database, ownerId: string) {
+  return parentCandidates(db).all({ ownerId })
+}

@@ -1,0 +1,280 @@
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
+import type { Database, Executor } from '~/db/client.server'
+import { taskShares, tasks, users } from '~/db/schema'
+import type { Status } from '~/domain/constants'
+import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
+import { appendEventStatement } from '~/events/log.server'
+import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
+import type { Actor } from '../session-user'
+import { readAudiences } from '../task-audience.server'
+import type { TaskFields, TaskUpdate } from '../task-schemas'
+import { editedColumns } from './fields.server'
+import { getTask } from './reads.server'
+import { NOT_ALLOWED, ruleOnTaskSql, ruleSql, TASK_NOT_FOUND, viewerValues } from './rule.server'
+import type { TaskView } from './view'
+
+/**
+ * Changing tasks. Every write checks access through getTask, the read the pages use, and where the
+ * rule could change before the batch runs, carries it into the batch as the statement's condition.
+ */
+
+async function requireOwner(db: Executor, actor: Actor, taskId: string) {
+  const access = await getTask(db, actor, taskId)
+  if (!access.isOwner) throw new Forbidden(NOT_ALLOWED)
+  return access.task
+}
+
+/** A parent must be the owner's own top-level task: one level deep, so no cycles. */
+async function checkParent(db: Executor, ownerId: string, parentTaskId: string, childId?: string) {
+  if (parentTaskId === childId)
+    throw new Invalid('A task cannot be its own subtask.', [
+      { path: ['parentTaskId'], message: 'A task cannot be its own subtask.' },
+    ])
+  const [parent] = await db
+    .select({ userId: tasks.userId, parentTaskId: tasks.parentTaskId })
+    .from(tasks)
+    .where(eq(tasks.id, parentTaskId))
+    .limit(1)
+  if (!parent || parent.userId !== ownerId) {
+    throw new Invalid('The parent must be one of your tasks.', [
+      { path: ['parentTaskId'], message: 'The parent must be one of your tasks.' },
+    ])
+  }
+  if (parent.parentTaskId) {
+    throw new Invalid('Subtasks cannot have subtasks of their own.', [
+      { path: ['parentTaskId'], message: 'Subtasks cannot have subtasks of their own.' },
+    ])
+  }
+  if (childId) {
+    const [child] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(tasks)
+      .where(eq(tasks.parentTaskId, childId))
+    if (Number(child?.n ?? 0) > 0) {
+      throw new Invalid('A task with subtasks cannot become a subtask.', [
+        { path: ['parentTaskId'], message: 'A task with subtasks cannot become a subtask.' },
+      ])
+    }
+  }
+}
+
+async function checkShares(db: Executor, actor: Actor, emails: string[]) {
+  if (emails.includes(actor.email.toLowerCase())) {
+    throw new Invalid('You cannot share a task with yourself.', [
+      { path: ['sharedWith'], message: 'You cannot share a task with yourself.' },
+    ])
+  }
+  const [owner] = await db
+    .select({ plan: users.plan, accessUntil: users.accessUntil })
+    .from(users)
+    .where(eq(users.id, actor.id))
+  const { peoplePerSharedTask } = entitlementsFor(owner ?? { plan: 'free', accessUntil: null })
+  if (emails.length > peoplePerSharedTask) {
+    const message = sharingLimitMessage(peoplePerSharedTask)
+    throw new Invalid(message, [{ path: ['sharedWith'], message }])
+  }
+}
+
+/** Replaces a task's shares, while `onlyIf` holds as the batch reaches them. */
+function replaceSharesStatements(db: Database, taskId: string, emails: string[], onlyIf: SQL): Statement[] {
+  return [
+    db.delete(taskShares).where(and(eq(taskShares.taskId, taskId), onlyIf)),
+    ...(emails.length > 0
+      ? [
+          db.run(
+            sql`INSERT INTO ${taskShares} (task_id, email, created_at) SELECT ${taskId}, value, ${Date.now()} FROM json_each(${JSON.stringify(emails)}) WHERE ${onlyIf}`,
+          ),
+        ]
+      : []),
+  ]
+}
+
+/** Whether the actor may still change the task (owns it) when the batch reaches this statement. */
+function stillOwnedSql(actor: Actor, taskId: string) {
+  return ruleOnTaskSql('change', viewerValues(actor), taskId)
+}
+
+/** One instant per write: a task created Completed was completed when it was created, to the millisecond. */
+function completedAtFor(
+  status: Status,
+  previous: { status: Status; completedAt: string | Date | null } | null,
+  now: Date,
+) {
+  if (status !== 'Completed') return null
+  if (previous?.status === 'Completed' && previous.completedAt) return new Date(previous.completedAt)
+  return now
+}
+
+export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
+  await checkShares(db, actor, fields.sharedWith)
+  if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
+  const id = crypto.randomUUID()
+  const now = new Date()
+  await writeBatch(db, [
+    db.insert(tasks).values({
+      ...editedColumns(fields),
+      id,
+      userId: actor.id,
+      completedAt: completedAtFor(fields.status, null, now),
+      createdAt: now,
+      updatedAt: now,
+    }),
+    ...replaceSharesStatements(db, id, fields.sharedWith, sql`1`),
+    appendEventStatement(db, {
+      topic: 'tasks',
+      type: 'task-created',
+      taskId: id,
+      payload: { taskId: id, userId: actor.id },
+    }),
+  ])
+  return (await getTask(db, actor, id)).task
+}
+
+export async function updateTask(
+  db: Database,
+  actor: Actor,
+  taskId: string,
+  changes: TaskUpdate,
+): Promise<TaskView> {
+  const before = await requireOwner(db, actor, taskId)
+  if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
+  if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
+  const status = changes.status ?? before.status
+  const now = new Date()
+  // Only the owner edits, and ownership never moves: what can change meanwhile is the task being
+  // deleted, and then nothing here is written.
+  const isOwned = stillOwnedSql(actor, taskId)
+  const [updated] = await writeBatch(db, [
+    db
+      .update(tasks)
+      .set({
+        ...editedColumns(changes),
+        completedAt: completedAtFor(status, before, now),
+        updatedAt: now,
+      })
+      .where(and(eq(tasks.id, taskId), ruleSql('change', viewerValues(actor)))),
+    ...(changes.sharedWith ? replaceSharesStatements(db, taskId, changes.sharedWith, isOwned) : []),
+    appendEventStatement(
+      db,
+      { topic: 'tasks', type: 'task-updated', taskId, payload: { taskId, userId: actor.id } },
+      isOwned,
+    ),
+    ...(changes.status && changes.status !== before.status
+      ? [
+          appendEventStatement(
+            db,
+            {
+              topic: 'tasks',
+              type: 'task-status-changed',
+              taskId,
+              payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: changes.status },
+            },
+            isOwned,
+          ),
+        ]
+      : []),
+  ])
+  if (rowsAffected(updated) === 0) throw new NotFound(TASK_NOT_FOUND)
+  return (await getTask(db, actor, taskId)).task
+}
+
+/** The owner and the people it is shared with may move a task along. */
+export async function setTaskStatus(
+  db: Database,
+  actor: Actor,
+  taskId: string,
+  status: Status,
+): Promise<TaskView> {
+  const access = await getTask(db, actor, taskId)
+  if (!access.canSetStatus) throw new Forbidden(NOT_ALLOWED)
+  const before = access.task
+  if (before.status !== status) {
+    const now = new Date()
+    // The rule goes into the statement: a share revoked since the check above must not let
+    // this change through.
+    const [moved] = await writeBatch(db, [
+      db
+        .update(tasks)
+        .set({ status, completedAt: completedAtFor(status, before, now), updatedAt: now })
+        .where(and(eq(tasks.id, taskId), ruleSql('setStatus', viewerValues(actor)))),
+      appendEventStatement(
+        db,
+        {
+          topic: 'tasks',
+          type: 'task-status-changed',
+          taskId,
+          payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: status },
+        },
+        wroteJustBefore,
+      ),
+    ])
+    if (rowsAffected(moved) === 0) {
+      // Why nothing moved, as a fresh read tells it: gone from sight, or no longer theirs to move.
+      if ((await getTask(db, actor, taskId)).canSetStatus) throw new NotFound(TASK_NOT_FOUND)
+      throw new Forbidden(NOT_ALLOWED)
+    }
+  }
+  return (await getTask(db, actor, taskId)).task
+}
+
+/** Replaces the list of addresses a task is shared with. */
+export async function shareTask(
+  db: Database,
+  actor: Actor,
+  taskId: string,
+  emails: string[],
+): Promise<TaskView> {
+  return updateTask(db, actor, taskId, { sharedWith: emails })
+}
+
+/** Deletes a task and, with it, its subtasks (the UI says so before asking). */
+export async function deleteTask(db: Database, actor: Actor, taskId: string) {
+  // A subtask added between the read and the batch keeps its parent (see below): read again.
+  for (let attempt = 1; ; attempt++) {
+    await requireOwner(db, actor, taskId)
+    if (await deleteTaskOnce(db, actor, taskId)) return
+    if (attempt === 3) throw new Conflict('The task changed while it was being deleted. Please try again.')
+  }
+}
+
+async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
+  const subtaskIds = (
+    await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.parentTaskId, taskId))
+  ).map(({ id }) => id)
+  // Who could see each task, read before it goes: streams decide from it who hears of the
+  // deletion, as there is no task left to ask.
+  const audiences = await readAudiences(db, [taskId, ...subtaskIds])
+  const deletedEvent = (id: string, onlyIf: SQL) =>
+    appendEventStatement(
+      db,
+      {
+        topic: 'tasks',
+        type: 'task-deleted',
+        taskId: id,
+        payload: { taskId: id, userId: actor.id, audience: audiences.get(id) },
+      },
+      onlyIf,
+    )
+  const isOwned = stillOwnedSql(actor, taskId)
+  const results = await writeBatch(db, [
+    // Subtasks first, each with its event: deleting the parent first would let the foreign key
+    // cascade remove them unseen. Only those read above, whose audiences the events carry.
+    ...subtaskIds.map((id) =>
+      deletedEvent(id, sql`${isOwned} AND EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${id})`),
+    ),
+    db.delete(tasks).where(and(eq(tasks.parentTaskId, taskId), inArray(tasks.id, subtaskIds), isOwned)),
+    // The parent goes only when no subtask is left that the events above did not announce.
+    db
+      .delete(tasks)
+      .where(
+        and(
+          eq(tasks.id, taskId),
+          ruleSql('change', viewerValues(actor)),
+          sql`NOT EXISTS (SELECT 1 FROM ${tasks} c WHERE c.parent_task_id = ${taskId})`,
+        ),
+      ),
+    deletedEvent(taskId, wroteJustBefore),
+  ])
+  return rowsAffected(results.at(-2)) > 0
+}
