@@ -43,9 +43,6 @@ export function appendEvent(db: Builder, event: AppEvent, onlyIf: SQL = sql`1`) 
   )
 }
 
-/** TRANSITIONAL: the task writes' old name for appendEvent, until they move to `commit`. */
-export const appendEventStatement = appendEvent
-
 /**
  * appendEvent with its SQL built once, for the hottest writes (prepareStep): `onlyIf` is fixed
  * when the statement is made, and the placeholders it names are filled from `values` at each append.

@@ -32,16 +32,12 @@ function withChangeBeforeBatch(meanwhile: () => Promise<unknown>): Database {
       await meanwhile()
     }
   }
-  const batch: Database['batch'] = async (queries) => {
-    await first()
-    return db.batch(queries)
-  }
   const clientBatch: Client['batch'] = async (statements, mode) => {
     await first()
     return db.$client.batch(statements, mode)
   }
   const $client = Object.assign(Object.create(db.$client) as Client, { batch: clientBatch })
-  return Object.assign(Object.create(db) as Database, { batch, $client })
+  return Object.assign(Object.create(db) as Database, { $client })
 }
 
 async function world() {

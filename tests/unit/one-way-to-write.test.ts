@@ -91,11 +91,8 @@ function waysOutOfTheOneWay(file: string, text = readFileSync(file, 'utf8')) {
   return found
 }
 
-/** TRANSITIONAL: the task writes move to `commit` once tasks.server.ts is split (step 15); then this goes. */
-const NOT_YET_MOVED = new Set(['app/db/batch.server.ts', 'app/services/tasks/writes.server.ts'])
-
 test('every write goes through commit, on drizzle’s public builder', () => {
-  const files = DIRS.flatMap(sourceFiles).filter((file) => !NOT_YET_MOVED.has(relative(ROOT, file)))
+  const files = DIRS.flatMap(sourceFiles)
   expect(files.length).toBeGreaterThan(50)
   expect(files.flatMap((file) => waysOutOfTheOneWay(file))).toEqual([])
 }, 30_000)
