@@ -177,7 +177,7 @@ function valueSql(column: TableColumn, value: unknown, key: string): SQL {
 
 /** A prepared statement bound to one call's values, ready for `commit`. */
 export class BoundStep {
-  constructor(readonly statement: InStatement) {}
+  constructor(readonly statement: { sql: string; args: InValue[] }) {}
 }
 
 /**
