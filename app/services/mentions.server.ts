@@ -6,10 +6,11 @@ import { findMentions, type Mentionable } from '~/utils/mentions'
 import { NotFound } from './errors'
 import type { Viewer } from './session-user'
 import {
+  audienceOf,
   isTaskVisibleSql,
   ruleHolds,
   TASK_NOT_FOUND,
-  type TaskAudience,
+  taskAudienceColumns,
   visibilityParams,
 } from './tasks/rule.server'
 import type { TaskView } from './tasks/view'
@@ -93,9 +94,7 @@ const taskScopeOf = preparedPerDatabase((db) =>
   db
     .select({
       id: tasks.id,
-      userId: tasks.userId,
-      isPublic: tasks.isPublic,
-      shares: sql<string>`(SELECT json_group_array(s.email) FROM ${taskShares} s WHERE s.task_id = ${tasks}.id)`,
+      ...taskAudienceColumns,
     })
     .from(tasks)
     .where(and(eq(tasks.id, sql.placeholder('taskId')), isTaskVisibleSql))
@@ -112,17 +111,13 @@ export async function mentionScope(db: Database, viewer: Viewer, taskId: string)
   const params = visibilityParams(viewer, taskId)
   const [row] = await taskScopeOf(db).all(params)
   if (!row) throw new NotFound(TASK_NOT_FOUND)
-  const audience: TaskAudience = {
-    ownerId: row.userId,
-    isPublic: row.isPublic,
-    sharedWith: JSON.parse(row.shares),
-  }
+  const audience = audienceOf(row)
   const isOwner = ruleHolds('change', audience, viewer)
   return {
     task: {
       id: row.id,
-      userId: row.userId,
-      isPublic: row.isPublic,
+      userId: audience.ownerId,
+      isPublic: audience.isPublic,
       sharedWith: isOwner ? audience.sharedWith : [],
     },
     isOwner,

@@ -1,7 +1,7 @@
-import { inArray, sql } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
-import { taskShares, tasks } from '~/db/schema'
-import type { TaskAudience } from './tasks/rule.server'
+import { tasks } from '~/db/schema'
+import { audienceOf, type TaskAudience, taskAudienceColumns } from './tasks/rule.server'
 
 /**
  * The audiences of many tasks in one read: event streams read them once per task for a whole
@@ -14,14 +14,10 @@ export async function readAudiences(db: Executor, taskIds: readonly string[]) {
   const rows = await db
     .select({
       id: tasks.id,
-      ownerId: tasks.userId,
-      isPublic: tasks.isPublic,
-      sharedWith: sql<string>`(SELECT json_group_array(s.email) FROM ${taskShares} s WHERE s.task_id = ${tasks.id})`,
+      ...taskAudienceColumns,
     })
     .from(tasks)
     .where(inArray(tasks.id, [...taskIds]))
-  for (const { id, sharedWith, ...row } of rows) {
-    audiences.set(id, { ...row, sharedWith: JSON.parse(sharedWith) as string[] })
-  }
+  for (const row of rows) audiences.set(row.id, audienceOf(row))
   return audiences
 }

@@ -1,16 +1,4 @@
-import {
-  type AnyColumn,
-  and,
-  eq,
-  exists,
-  inArray,
-  not,
-  or,
-  type SQL,
-  type SQLWrapper,
-  sql,
-} from 'drizzle-orm'
-import { QueryBuilder } from 'drizzle-orm/sqlite-core'
+import { type AnyColumn, and, eq, not, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { taskShares, tasks } from '~/db/schema'
 import type { Viewer } from '../session-user'
 
@@ -159,7 +147,16 @@ const inSql: Logic<Condition> = {
   not: (condition) => (typeof condition === 'boolean' ? !condition : not(condition)),
 }
 
-const query = new QueryBuilder()
+/** A `TaskAudience` as columns of `tasks`, the addresses as JSON text (`audienceOf` reads it). */
+export const taskAudienceColumns = {
+  ownerId: tasks.userId,
+  isPublic: tasks.isPublic,
+  sharedWith: sql<string>`(SELECT json_group_array(${taskShares.email}) FROM ${taskShares} WHERE ${eq(taskShares.taskId, tasks.id)})`,
+}
+
+export function audienceOf(row: { ownerId: string; isPublic: boolean; sharedWith: string }): TaskAudience {
+  return { ownerId: row.ownerId, isPublic: row.isPublic, sharedWith: JSON.parse(row.sharedWith) as string[] }
+}
 
 function waysInSql(task: TaskColumns, viewer: ViewerInSql): Ways<Condition> {
   const { id, email } = viewer
@@ -170,10 +167,7 @@ function waysInSql(task: TaskColumns, viewer: ViewerInSql): Ways<Condition> {
     isOwner: id !== null && inSql.all(isSignedIn, eq(task.userId, id)),
     isSharedWith:
       email !== null &&
-      inArray(
-        task.id,
-        query.select({ taskId: taskShares.taskId }).from(taskShares).where(eq(taskShares.email, email)),
-      ),
+      sql`${task.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${eq(taskShares.email, email)})`,
     // A literal, not a parameter: the partial index on public tasks matches `is_public = 1` only.
     isPublic: eq(task.isPublic, sql`1`),
   }
@@ -188,12 +182,7 @@ export function ruleSql(rule: TaskRule, viewer: ViewerInSql, task: TaskColumns =
 
 /** The rule for one task, by id, as EXISTS: a probe, or a guard inside a write. */
 export function ruleOnTaskSql(rule: TaskRule, viewer: ViewerInSql, taskId: string | SQLWrapper): SQL {
-  return exists(
-    query
-      .select({ one: sql`1` })
-      .from(tasks)
-      .where(and(eq(tasks.id, taskId), ruleSql(rule, viewer))),
-  )
+  return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${and(eq(tasks.id, taskId), ruleSql(rule, viewer))})`
 }
 
 // The probes of one task that hot prepared statements share, built once from the rules above.
