@@ -94,12 +94,13 @@ function announceCommits(db: Database): Database {
     for (const listener of commitListeners) listener()
     return result
   }) as Database['transaction']
-  const batch = db.batch.bind(db)
-  db.batch = (async (queries) => {
-    const result = await batch(queries)
+  // The client's own batch, which `commit` (app/db/write.server.ts) and drizzle's `db.batch` both use.
+  const batch = db.$client.batch.bind(db.$client)
+  db.$client.batch = (async (statements, mode) => {
+    const result = await batch(statements, mode)
     for (const listener of commitListeners) listener()
     return result
-  }) as Database['batch']
+  }) as Client['batch']
   return db
 }
 
@@ -122,8 +123,8 @@ function takeTurnsToWrite(db: Database): Database {
   db.transaction = ((run, config) => inTurn(() => transaction(run, config))) as Database['transaction']
   // A batch runs start to end without yielding, but on a connection of its own: while a
   // transaction of this process holds the lock, its first write would block the thread too.
-  const batch = db.batch.bind(db)
-  db.batch = ((queries) => inTurn(() => batch(queries))) as Database['batch']
+  const batch = db.$client.batch.bind(db.$client)
+  db.$client.batch = ((statements, mode) => inTurn(() => batch(statements, mode))) as Client['batch']
   return db
 }
 

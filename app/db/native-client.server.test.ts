@@ -12,10 +12,10 @@ import {
 } from '@libsql/client'
 import Database from 'libsql'
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
-import { isBusy } from './batch.server'
 import { openDatabase } from './client.server'
 import { createNativeClient, NativeClient } from './native-client.server'
 import { isDatabaseUnavailable } from './unavailable.server'
+import { isBusy } from './write.server'
 
 /**
  * Our client must be indistinguishable from `@libsql/client`'s file client to everything above

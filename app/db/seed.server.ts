@@ -3,6 +3,7 @@ import type { Priority, ReactionType, Status } from '~/domain/constants'
 import { hashPassword } from '~/utils/crypto.server'
 import type { Database } from './client.server'
 import { commentReactions, comments, notifications, taskShares, tasks, users } from './schema'
+import { commitAfterReading } from './write.server'
 
 /**
  * The demo workspace `npm run demo` and `npm run db:seed` create: three people, their tasks (shared,
@@ -294,7 +295,8 @@ export async function seedDemoWorkspace(db: Database, now = new Date()): Promise
   const passwordHash = await hashPassword(DEMO_PASSWORD)
   const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
 
-  await db.transaction(async (tx) => {
+  // The rows take the ids the ones before them were given: read inside the commit.
+  await commitAfterReading(db, async (tx) => {
     const userIds = new Map<UserKey, string>()
     for (const [index, user] of DEMO_USERS.entries()) {
       const [row] = await tx

@@ -1,5 +1,7 @@
+import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { emailOutbox } from '~/db/schema'
+import { type Builder, insertIf } from '~/db/write.server'
 
 export type OutgoingEmail = {
   to: string
@@ -9,11 +11,17 @@ export type OutgoingEmail = {
 }
 
 /**
- * Queues an e-mail. Every e-mail goes through the outbox table first, so a request never waits
- * on SMTP and nothing is lost if the mail server is down; a worker delivers with retries.
- * Pass the transaction when the e-mail belongs to a change, so both commit or neither does.
+ * The statement that queues an e-mail, for the commit of the change it belongs to
+ * (app/db/write.server.ts), so both commit or neither does; with `onlyIf`, queued only when that
+ * holds as the commit reaches it. Every e-mail goes through the outbox table first, so a request
+ * never waits on SMTP and nothing is lost if the mail server is down; a worker delivers with retries.
  */
+export function emailStatement(db: Builder, email: OutgoingEmail, onlyIf: SQL = sql`1`) {
+  return insertIf(db, emailOutbox, { ...email, id: crypto.randomUUID(), createdAt: new Date() }, onlyIf)
+}
+
+/** Queues an e-mail on its own, one statement; answers its id. */
 export async function queueEmail(db: Executor, email: OutgoingEmail) {
-  const [row] = await db.insert(emailOutbox).values(email).returning({ id: emailOutbox.id })
+  const [row] = await emailStatement(db, email).returning({ id: emailOutbox.id })
   return row?.id as string
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lt, lte, max, min, type SQL, sql } from 'drizzle-orm'
-import { preparedStatement } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { events, versionCounters } from '~/db/schema'
+import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 
 export type TaskEventType = 'task-created' | 'task-updated' | 'task-deleted' | 'task-status-changed'
 export type CommentEventType =
@@ -23,36 +23,47 @@ export type AppEvent =
   | { topic: 'chats'; type: ChatEventType; payload: { chatId: string } & Record<string, unknown> }
 
 /**
- * Appends to the event log. Services call it inside the transaction of the change it describes,
- * so an event exists exactly when its change committed; streams read the log by its id.
+ * Appends to the event log, as a statement of the commit of the change it describes
+ * (app/db/write.server.ts), so an event exists exactly when its change committed; streams read
+ * the log by its id. With `onlyIf`, the row is written only when that condition holds as the
+ * commit reaches it: the event of a change the commit's guards skipped is skipped with it.
  */
-export async function appendEvent(tx: Executor, event: AppEvent) {
-  await tx.insert(events).values(event)
-}
-
-/**
- * The same append as a statement for the batch of its change (app/db/batch.server.ts). With
- * `onlyIf`, the row is written only when that condition holds as the batch reaches it: the event
- * of a change the batch's guards skipped is skipped with it.
- */
-export function appendEventStatement(db: Executor, event: AppEvent, onlyIf: SQL = sql`1`) {
-  const taskId = 'taskId' in event ? event.taskId : null
-  return db.run(
-    sql`INSERT INTO ${events} (topic, type, task_id, payload, created_at) SELECT ${event.topic}, ${event.type}, ${taskId}, ${JSON.stringify(event.payload)}, ${Date.now()} WHERE ${onlyIf}`,
+export function appendEvent(db: Builder, event: AppEvent, onlyIf: SQL = sql`1`) {
+  return insertIf(
+    db,
+    events,
+    {
+      topic: event.topic,
+      type: event.type,
+      taskId: 'taskId' in event ? event.taskId : null,
+      payload: event.payload,
+      createdAt: new Date(),
+    },
+    onlyIf,
   )
 }
 
 /**
- * appendEventStatement with its SQL built once, for the hottest writes: `onlyIf` is fixed when
- * the statement is made, and the placeholders it names are filled from `values` at each append.
+ * appendEvent with its SQL built once, for the hottest writes (prepareStep): `onlyIf` is fixed
+ * when the statement is made, and the placeholders it names are filled from `values` at each append.
  */
-export function preparedEventStatement(onlyIf: SQL = sql`1`) {
-  const statement = preparedStatement(
-    () =>
-      sql`INSERT INTO ${events} (topic, type, task_id, payload, created_at) SELECT ${sql.placeholder('eventTopic')}, ${sql.placeholder('eventType')}, ${sql.placeholder('eventTaskId')}, ${sql.placeholder('eventPayload')}, ${sql.placeholder('eventCreatedAt')} WHERE ${onlyIf}`,
+export function prepareEvent(onlyIf: SQL = sql`1`) {
+  const step = prepareStep((db) =>
+    insertIf(
+      db,
+      events,
+      {
+        topic: sql.placeholder('eventTopic'),
+        type: sql.placeholder('eventType'),
+        taskId: sql.placeholder('eventTaskId'),
+        payload: sql.placeholder('eventPayload'),
+        createdAt: sql.placeholder('eventCreatedAt'),
+      },
+      onlyIf,
+    ),
   )
-  return (db: Executor, event: AppEvent, values: Record<string, unknown> = {}) =>
-    statement(db, {
+  return (event: AppEvent, values: Record<string, unknown> = {}) =>
+    step({
       ...values,
       eventTopic: event.topic,
       eventType: event.type,
@@ -124,23 +135,22 @@ export async function canResumeAfter(db: Executor, cursor: number, head: number)
 
 /**
  * Deletes the events older than the retention period; returns how many went. The newest id it
- * deletes is recorded first, in the same transaction: a task whose events are all gone takes
+ * deletes is recorded first, in the same commit: a task whose events are all gone takes
  * that as its version (app/services/read-versions.server.ts), so losing them never rolls a
  * version back to one an earlier answer had.
  */
 export async function pruneEvents(db: Database, now = new Date()): Promise<number> {
   const expired = lt(events.createdAt, new Date(now.getTime() - EVENT_RETENTION_MS))
-  return db.transaction(async (tx) => {
-    const [newest] = await tx
-      .select({ id: max(events.id) })
-      .from(events)
-      .where(expired)
-    if (newest?.id == null) return 0
-    await tx
+  const newestExpired = db
+    .select({ id: max(events.id) })
+    .from(events)
+    .where(expired)
+  const { pruned } = await commit(db, {
+    recorded: db
       .update(versionCounters)
-      .set({ value: sql`max(${versionCounters.value}, ${newest.id})` })
-      .where(eq(versionCounters.scope, 'pruned-events'))
-    const result = await tx.delete(events).where(expired)
-    return result.rowsAffected
+      .set({ value: sql`max(${versionCounters.value}, coalesce((${newestExpired}), 0))` })
+      .where(eq(versionCounters.scope, 'pruned-events')),
+    pruned: db.delete(events).where(expired),
   })
+  return pruned.rowsAffected
 }

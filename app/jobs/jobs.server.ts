@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, ne, or, type SQL, sql } from 'drizzle-orm'
-import { type Database, database, type Executor } from '~/db/client.server'
+import { type Database, database } from '~/db/client.server'
 import { jobs } from '~/db/schema'
+import { type Builder, insertIf, prepareStep } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
 
 /**
@@ -28,53 +29,78 @@ export type JobHandler = (db: Database, payload: Record<string, unknown>, now: D
  * Schedules a job under a key of the caller's choosing (its id), so a job is never queued twice:
  * one already waiting keeps its time (a batch stays anchored to its first cause), and one that is
  * running, failed or finished is set to run again at `runAt` — whatever the running one does,
- * work that arrived after it started is not lost. Pass the transaction of the change that calls
- * for the job, so both commit or neither does.
+ * work that arrived after it started is not lost. A statement: name it in the commit of the
+ * change that calls for the job (app/db/write.server.ts), so both commit or neither does; with
+ * `onlyIf`, it is scheduled only when that holds as the commit reaches it.
  */
-export async function scheduleJob(db: Executor, job: ScheduledJob) {
-  await scheduleJobStatement(db, job)
+export function scheduleJob(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`) {
+  const now = new Date()
+  return upsertJob(
+    insertIf(
+      db,
+      jobs,
+      { ...job, status: 'pending', attempts: 0, lockedUntil: null, createdAt: now, updatedAt: now },
+      onlyIf,
+    ),
+  )
 }
 
 type ScheduledJob = { id: string; type: string; payload: Record<string, unknown>; runAt: Date }
 
-/** scheduleJob as a statement for the batch of the change it follows (app/db/batch.server.ts). */
-export function scheduleJobStatement(db: Executor, job: ScheduledJob) {
-  return db
-    .insert(jobs)
-    .values({ ...job, status: 'pending' })
-    .onConflictDoUpdate({
-      target: jobs.id,
-      set: {
-        type: job.type,
-        payload: job.payload,
-        status: 'pending',
-        runAt: job.runAt,
-        attempts: 0,
-        lockedUntil: null,
-        lastError: null,
-      },
-      setWhere: ne(jobs.status, 'pending'),
-    })
+/** What scheduling does to a job already there (see scheduleJob). */
+function upsertJob(insert: ReturnType<typeof insertIf<typeof jobs>>) {
+  const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`
+  return insert.onConflictDoUpdate({
+    target: jobs.id,
+    set: {
+      type: excluded(jobs.type),
+      payload: excluded(jobs.payload),
+      status: 'pending',
+      runAt: excluded(jobs.runAt),
+      attempts: 0,
+      lockedUntil: null,
+      lastError: null,
+      updatedAt: excluded(jobs.updatedAt),
+    },
+    setWhere: ne(jobs.status, 'pending'),
+  })
 }
 
 /**
- * scheduleJobStatement's SQL with its values as placeholders (`jobParams`), written only when
- * `onlyIf` holds as the batch reaches it: for a statement built once (preparedStatement in
- * app/db/batch.server.ts).
+ * scheduleJob with its SQL built once, for the hottest writes (prepareStep): `onlyIf` is fixed
+ * when the statement is made, and the job's values are placeholders filled by `jobValues`.
  */
-export function scheduleJobSql(onlyIf: SQL) {
+export function prepareJob(onlyIf: SQL) {
   const now = sql.placeholder('now')
-  return sql`INSERT INTO ${jobs} (id, type, payload, status, attempts, run_at, created_at, updated_at) SELECT ${sql.placeholder('jobId')}, ${sql.placeholder('jobType')}, ${sql.placeholder('jobPayload')}, 'pending', 0, ${sql.placeholder('jobRunAt')}, ${now}, ${now} WHERE ${onlyIf} ON CONFLICT (id) DO UPDATE SET type = excluded.type, payload = excluded.payload, status = 'pending', run_at = excluded.run_at, attempts = 0, locked_until = NULL, last_error = NULL, updated_at = excluded.updated_at WHERE ${jobs.status} <> 'pending'`
-}
-
-export function jobParams(job: ScheduledJob, now: number) {
-  return {
-    jobId: job.id,
-    jobType: job.type,
-    jobPayload: JSON.stringify(job.payload),
-    jobRunAt: job.runAt.getTime(),
-    now,
-  }
+  const step = prepareStep((db) =>
+    upsertJob(
+      insertIf(
+        db,
+        jobs,
+        {
+          id: sql.placeholder('jobId'),
+          type: sql.placeholder('jobType'),
+          payload: sql.placeholder('jobPayload'),
+          status: 'pending',
+          attempts: 0,
+          runAt: sql.placeholder('jobRunAt'),
+          lockedUntil: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+        onlyIf,
+      ),
+    ),
+  )
+  return (job: ScheduledJob, values: Record<string, unknown>, now: number) =>
+    step({
+      ...values,
+      jobId: job.id,
+      jobType: job.type,
+      jobPayload: JSON.stringify(job.payload),
+      jobRunAt: job.runAt.getTime(),
+      now,
+    })
 }
 
 /** Wait before the next try after `attempts` failed ones: 1 min, 2, 4, 8 … */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
-import { accounts, users, verifications } from '~/db/schema'
-import { queueEmail } from '~/email/outbox.server'
+import { accounts, sessions, users, verifications } from '~/db/schema'
+import { type Builder, commit, insertIf, wroteJustBefore } from '~/db/write.server'
+import { emailStatement } from '~/email/outbox.server'
 import {
   passwordChangedMessage,
   resetPasswordMessage,
@@ -77,16 +78,25 @@ export async function signUp(
   if (existing) throw new Conflict('An account with this e-mail already exists. Sign in instead.')
 
   const passwordHash = await hashPassword(input.password)
-  return db.transaction(async (tx) => {
-    const [user] = await tx
+  const user = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    email: input.email,
+    image: null,
+    emailVerifiedAt: null,
+  }
+  const written = await commit(db, {
+    user: db
       .insert(users)
-      .values({ name: input.name, email: input.email, passwordHash })
-      .onConflictDoNothing()
-      .returning()
-    if (!user) throw new Conflict('An account with this e-mail already exists. Sign in instead.')
-    await queueVerificationEmail(tx, user)
-    return toSessionUser(user)
+      .values({ ...user, passwordHash })
+      .onConflictDoNothing(),
+    // The link and its e-mail go only with the account this commit created.
+    ...verificationSteps(db, user, wroteJustBefore),
   })
+  if (written.user.rowsAffected === 0) {
+    throw new Conflict('An account with this e-mail already exists. Sign in instead.')
+  }
+  return toSessionUser(user)
 }
 
 // Verifying against a real hash when the user is unknown keeps both answers equally slow, so the
@@ -165,23 +175,21 @@ export async function signInWithOAuth(
     return { ...toSessionUser(existing), isNewAccount: false }
   }
 
-  return db.transaction(async (tx) => {
-    const [user] = await tx
-      .insert(users)
-      .values({
-        email,
-        name: profile.name || email.split('@')[0] || '',
-        image: profile.image,
-        emailVerifiedAt: profile.emailVerified ? new Date() : null,
-      })
-      .returning()
-    if (!user) throw new Conflict('Could not create the account. Try again.')
-    await tx
+  const user = {
+    id: crypto.randomUUID(),
+    email,
+    name: profile.name || email.split('@')[0] || '',
+    image: profile.image,
+    emailVerifiedAt: profile.emailVerified ? new Date() : null,
+  }
+  await commit(db, {
+    user: db.insert(users).values(user),
+    account: db
       .insert(accounts)
-      .values({ userId: user.id, provider: profile.provider, providerAccountId: profile.providerAccountId })
-    if (!user.emailVerifiedAt) await queueVerificationEmail(tx, user)
-    return { ...toSessionUser(user), isNewAccount: true }
+      .values({ userId: user.id, provider: profile.provider, providerAccountId: profile.providerAccountId }),
+    ...(user.emailVerifiedAt ? {} : verificationSteps(db, user)),
   })
+  return { ...toSessionUser(user), isNewAccount: true }
 }
 
 function providerName(provider: OAuthProfile['provider']) {
@@ -190,30 +198,36 @@ function providerName(provider: OAuthProfile['provider']) {
 
 // ── E-mail verification ─────────────────────────────────────────────────────
 
-async function createToken(
-  db: Executor,
-  userId: string,
-  email: string,
+/**
+ * A one-time link's token and the statement that records its hash, for the commit that sends it;
+ * with `onlyIf`, recorded only when that holds as the commit reaches it.
+ */
+function tokenStatement(
+  db: Builder,
+  user: { id: string; email: string },
   purpose: 'verify-email' | 'reset-password',
+  onlyIf?: SQL,
 ) {
   const token = newToken()
-  await db.insert(verifications).values({
-    userId,
-    email,
+  const values = {
+    userId: user.id,
+    email: user.email,
     purpose,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + TOKEN_TTL_MS),
-  })
-  return token
+  }
+  return { token, statement: insertIf(db, verifications, values, onlyIf ?? sql`1`) }
 }
 
 function link(path: string, token: string) {
   return `${env().BASE_URL}${path}?${new URLSearchParams({ token })}`
 }
 
-async function queueVerificationEmail(db: Executor, user: { id: string; email: string; name: string }) {
-  const token = await createToken(db, user.id, user.email, 'verify-email')
-  await queueEmail(db, verifyEmailMessage(user.email, user.name, link('/email/verify-email', token)))
+/** The verification link and its e-mail, as two statements of one commit (`onlyIf` as in tokenStatement). */
+function verificationSteps(db: Builder, user: { id: string; email: string; name: string }, onlyIf?: SQL) {
+  const { token, statement } = tokenStatement(db, user, 'verify-email', onlyIf)
+  const message = verifyEmailMessage(user.email, user.name, link('/email/verify-email', token))
+  return { token: statement, email: emailStatement(db, message, onlyIf && wroteJustBefore) }
 }
 
 /** Sends a fresh verification link (the spec's "request verification"). */
@@ -222,7 +236,7 @@ export async function requestEmailVerification(db: Database, userId: string) {
   if (!user) throw new NotFound('Account not found.')
   if (user.emailVerifiedAt) throw new Conflict('Your e-mail address is already verified.')
   await consumeRateLimit(db, `verification:user:${user.id}`, RATE_LIMITS.verificationPerUser)
-  await queueVerificationEmail(db, user)
+  await commit(db, verificationSteps(db, user))
 }
 
 /** Uses up a verification token; the address it was sent to becomes verified. */
@@ -270,8 +284,11 @@ export async function requestPasswordReset(db: Database, email: string, client: 
   await consumeRateLimit(db, `reset:email:${email}`, RATE_LIMITS.resetPerEmail)
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1)
   if (!user) return
-  const token = await createToken(db, user.id, user.email, 'reset-password')
-  await queueEmail(db, resetPasswordMessage(user.email, link('/email/reset-password', token)))
+  const { token, statement } = tokenStatement(db, user, 'reset-password')
+  await commit(db, {
+    token: statement,
+    email: emailStatement(db, resetPasswordMessage(user.email, link('/email/reset-password', token))),
+  })
 }
 
 /**
@@ -281,15 +298,17 @@ export async function requestPasswordReset(db: Database, email: string, client: 
 export async function resetPassword(db: Database, token: string, password: string): Promise<SessionUser> {
   const row = await consumeToken(db, token, 'reset-password', INVALID_RESET_LINK)
   const passwordHash = await hashPassword(password)
-  const [user] = await db
-    .update(users)
-    .set({ passwordHash, emailVerifiedAt: new Date() })
-    .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-    .returning()
-  if (!user) throw new Invalid(INVALID_RESET_LINK)
-  await revokeAllSessions(db, user.id)
-  await queueEmail(db, passwordChangedMessage(user.email))
-  return toSessionUser(user)
+  const isTheAccount = and(eq(users.id, row.userId), eq(users.email, row.email))
+  const stillTheAccount = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${isTheAccount})`
+  const { user } = await commit(db, {
+    user: db.update(users).set({ passwordHash, emailVerifiedAt: new Date() }).where(isTheAccount),
+    sessions: db.delete(sessions).where(and(eq(sessions.userId, row.userId), stillTheAccount)),
+    email: emailStatement(db, passwordChangedMessage(row.email), stillTheAccount),
+  })
+  if (user.rowsAffected === 0) throw new Invalid(INVALID_RESET_LINK)
+  const [account] = await db.select().from(users).where(eq(users.id, row.userId)).limit(1)
+  if (!account) throw new Invalid(INVALID_RESET_LINK)
+  return toSessionUser(account)
 }
 
 // ── Buyers ──────────────────────────────────────────────────────────────────
@@ -331,8 +350,9 @@ export async function findOrCreateBuyer(
 }
 
 async function queueSetPasswordEmail(tx: Executor, user: { id: string; email: string }) {
-  const token = await createToken(tx, user.id, user.email, 'reset-password')
-  await queueEmail(tx, setPasswordMessage(user.email, link('/email/reset-password', token)))
+  const { token, statement } = tokenStatement(tx, user, 'reset-password')
+  await statement
+  await emailStatement(tx, setPasswordMessage(user.email, link('/email/reset-password', token)))
 }
 
 // ── Profile ─────────────────────────────────────────────────────────────────
@@ -391,12 +411,12 @@ export async function changePassword(
       { path: ['currentPassword'], message: 'Current password is incorrect.' },
     ])
   }
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(input.newPassword) })
-    .where(eq(users.id, userId))
-  await revokeOtherSessions(db, userId, sessionId)
-  await queueEmail(db, passwordChangedMessage(user.email))
+  const passwordHash = await hashPassword(input.newPassword)
+  await commit(db, {
+    password: db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+    email: emailStatement(db, passwordChangedMessage(user.email), wroteJustBefore),
+    sessions: revokeOtherSessions(db, userId, sessionId),
+  })
 }
 
 /**

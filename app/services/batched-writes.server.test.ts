@@ -1,3 +1,4 @@
+import type { Client } from '@libsql/client'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { type Database, database } from '~/db/client.server'
@@ -14,7 +15,7 @@ import { toSessionUser } from './sessions.server'
 import { deleteTask, setTaskStatus, updateTask } from './tasks/writes.server'
 
 /**
- * The hot writes go out as one batch after their checks were read (app/db/batch.server.ts). These
+ * The hot writes go out as one batch after their checks were read (app/db/write.server.ts). These
  * tests change the world in the moment between the two — a share revoked, a task deleted, a
  * subtask added — and show that the batch's own conditions hold the rules: nothing the rules now
  * forbid is written, no event announces a change that did not happen, and the person is told.
@@ -22,17 +23,21 @@ import { deleteTask, setTaskStatus, updateTask } from './tasks/writes.server'
 
 const db = database()
 
-/** The database, with `meanwhile` run right before the service's batch goes out. */
+/** The database, with `meanwhile` run right before the service's commit goes out. */
 function withChangeBeforeBatch(meanwhile: () => Promise<unknown>): Database {
   let hasRun = false
-  const batch: Database['batch'] = async (queries) => {
+  const first = async () => {
     if (!hasRun) {
       hasRun = true
       await meanwhile()
     }
-    return db.batch(queries)
   }
-  return Object.assign(Object.create(db) as Database, { batch })
+  const clientBatch: Client['batch'] = async (statements, mode) => {
+    await first()
+    return db.$client.batch(statements, mode)
+  }
+  const $client = Object.assign(Object.create(db.$client) as Client, { batch: clientBatch })
+  return Object.assign(Object.create(db) as Database, { $client })
 }
 
 async function world() {

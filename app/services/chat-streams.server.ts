@@ -2,6 +2,7 @@ import type { UIMessageChunk } from 'ai'
 import { and, asc, eq, gt, lt, ne } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { chatStreamChunks, chatStreams } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { Conflict } from './errors'
 
 /**
@@ -36,12 +37,12 @@ export async function openStream(db: Database, chatId: string): Promise<string> 
     )
   const streamId = crypto.randomUUID()
   try {
-    await db.transaction(async (tx) => {
+    await commit(db, {
       // Only the latest stream of a chat can be resumed; older ones' chunks go.
-      await tx
+      older: db
         .delete(chatStreams)
-        .where(and(eq(chatStreams.chatId, chatId), ne(chatStreams.status, 'running')))
-      await tx.insert(chatStreams).values({ id: streamId, chatId })
+        .where(and(eq(chatStreams.chatId, chatId), ne(chatStreams.status, 'running'))),
+      stream: db.insert(chatStreams).values({ id: streamId, chatId }),
     })
   } catch (error) {
     if (String((error as { cause?: unknown })?.cause ?? error).includes('UNIQUE')) {

@@ -1,7 +1,8 @@
 import type { UIMessage } from 'ai'
-import { and, asc, desc, eq, gte } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { chatMessages, chatShares, chats, users } from '~/db/schema'
+import { commit, insertIf, wroteJustBefore } from '~/db/write.server'
 import type { ChatVisibility } from '~/domain/constants'
 import { entitlementsFor } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
@@ -142,66 +143,84 @@ export async function loadMessages(db: Executor, chatId: string): Promise<UIMess
  * keeps one address from its first keystroke; an id someone else holds is refused as not found.
  */
 export async function createChat(db: Database, actor: Actor, chatId: string, firstMessage: string) {
-  return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ userId: chats.userId }).from(chats).where(eq(chats.id, chatId))
-    if (existing) {
-      if (existing.userId !== actor.id) throw new NotFound(CHAT_NOT_FOUND)
-      return false
-    }
-    await tx.insert(chats).values({ id: chatId, userId: actor.id, title: titleFromMessage(firstMessage) })
-    await appendEvent(tx, { topic: 'chats', type: 'chat-created', payload: { chatId, userId: actor.id } })
-    return true
+  const { chat } = await commit(db, {
+    chat: db
+      .insert(chats)
+      .values({ id: chatId, userId: actor.id, title: titleFromMessage(firstMessage) })
+      .onConflictDoNothing(),
+    event: appendEvent(
+      db,
+      { topic: 'chats', type: 'chat-created', payload: { chatId, userId: actor.id } },
+      wroteJustBefore,
+    ),
   })
+  if (chat.rowsAffected > 0) return true
+  const [existing] = await db.select({ userId: chats.userId }).from(chats).where(eq(chats.id, chatId))
+  if (existing?.userId !== actor.id) throw new NotFound(CHAT_NOT_FOUND)
+  return false
 }
+
+/** The chat is still there as the commit reaches this statement. */
+const chatExists = (chatId: string) => sql`EXISTS (SELECT 1 FROM ${chats} WHERE ${chats.id} = ${chatId})`
 
 /**
  * Saves the conversation as it now stands: every message from `fromPosition` on is replaced by
  * `messages[fromPosition..]`. An edit or a regeneration drops what followed the changed message.
  */
 export async function saveMessages(db: Database, chatId: string, messages: UIMessage[], fromPosition = 0) {
-  await db.transaction(async (tx) => {
-    // A chat deleted while its answer was written keeps nothing of it.
-    const [chat] = await tx.select({ id: chats.id }).from(chats).where(eq(chats.id, chatId))
-    if (!chat) return
-    await tx
+  const now = new Date()
+  // A chat deleted while its answer was written keeps nothing of it.
+  const isThere = chatExists(chatId)
+  await commit(db, {
+    dropped: db
       .delete(chatMessages)
-      .where(and(eq(chatMessages.chatId, chatId), gte(chatMessages.position, fromPosition)))
-    const now = Date.now()
-    const rows = messages.slice(fromPosition).map((message, index) => ({
-      id: message.id,
-      chatId,
-      role: message.role,
-      content: textOf(message),
-      parts: message.parts,
-      position: fromPosition + index,
-      createdAt: new Date(now),
-    }))
-    if (rows.length > 0) await tx.insert(chatMessages).values(rows)
-    await tx
-      .update(chats)
-      .set({ updatedAt: new Date(now) })
-      .where(eq(chats.id, chatId))
-    await appendEvent(tx, {
-      topic: 'chats',
-      type: 'chat-message-added',
-      payload: { chatId, messages: messages.length },
-    })
+      .where(and(eq(chatMessages.chatId, chatId), gte(chatMessages.position, fromPosition))),
+    messages: messages.slice(fromPosition).map((message, index) =>
+      insertIf(
+        db,
+        chatMessages,
+        {
+          id: message.id,
+          chatId,
+          role: message.role,
+          content: textOf(message),
+          parts: message.parts,
+          position: fromPosition + index,
+          createdAt: now,
+        },
+        isThere,
+      ),
+    ),
+    touched: db.update(chats).set({ updatedAt: now }).where(eq(chats.id, chatId)),
+    event: appendEvent(
+      db,
+      { topic: 'chats', type: 'chat-message-added', payload: { chatId, messages: messages.length } },
+      isThere,
+    ),
   })
 }
 
 export async function renameChat(db: Database, actor: Actor, chatId: string, title: string) {
   await getOwnChat(db, actor, chatId)
-  await db.transaction(async (tx) => {
-    await tx.update(chats).set({ title }).where(eq(chats.id, chatId))
-    await appendEvent(tx, { topic: 'chats', type: 'chat-renamed', payload: { chatId, title } })
+  await commit(db, {
+    renamed: db.update(chats).set({ title }).where(eq(chats.id, chatId)),
+    event: appendEvent(
+      db,
+      { topic: 'chats', type: 'chat-renamed', payload: { chatId, title } },
+      wroteJustBefore,
+    ),
   })
 }
 
 export async function deleteChat(db: Database, actor: Actor, chatId: string) {
   await getOwnChat(db, actor, chatId)
-  await db.transaction(async (tx) => {
-    await tx.delete(chats).where(eq(chats.id, chatId))
-    await appendEvent(tx, { topic: 'chats', type: 'chat-deleted', payload: { chatId, userId: actor.id } })
+  await commit(db, {
+    deleted: db.delete(chats).where(eq(chats.id, chatId)),
+    event: appendEvent(
+      db,
+      { topic: 'chats', type: 'chat-deleted', payload: { chatId, userId: actor.id } },
+      wroteJustBefore,
+    ),
   })
 }
 
@@ -222,17 +241,20 @@ export async function setChatSharing(
       { path: ['emails'], message: 'You already own this chat.' },
     ])
   }
-  await db.transaction(async (tx) => {
-    await tx.update(chats).set({ visibility: sharing.visibility }).where(eq(chats.id, chatId))
-    await tx.delete(chatShares).where(eq(chatShares.chatId, chatId))
-    if (sharing.emails.length > 0) {
-      await tx.insert(chatShares).values(sharing.emails.map((email) => ({ chatId, email })))
-    }
-    await appendEvent(tx, {
-      topic: 'chats',
-      type: 'chat-sharing-changed',
-      payload: { chatId, visibility: sharing.visibility, shares: sharing.emails.length },
-    })
+  const isThere = chatExists(chatId)
+  await commit(db, {
+    visibility: db.update(chats).set({ visibility: sharing.visibility }).where(eq(chats.id, chatId)),
+    dropped: db.delete(chatShares).where(eq(chatShares.chatId, chatId)),
+    shares: sharing.emails.map((email) => insertIf(db, chatShares, { chatId, email }, isThere)),
+    event: appendEvent(
+      db,
+      {
+        topic: 'chats',
+        type: 'chat-sharing-changed',
+        payload: { chatId, visibility: sharing.visibility, shares: sharing.emails.length },
+      },
+      isThere,
+    ),
   })
   return (await getChat(db, actor, chatId)).chat
 }

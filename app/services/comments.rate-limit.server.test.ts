@@ -1,3 +1,4 @@
+import type { Client } from '@libsql/client'
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { type Database, database } from '~/db/client.server'
@@ -35,6 +36,12 @@ async function world() {
   const taskId = (await insertTask(db, { userId: owner.id })).id
   await insertShares(db, taskId, [writer.email])
   return { owner, writer, taskId }
+}
+
+/** The database, with its client's batch (the one every commit goes through) replaced by `batch`. */
+function withClientBatch(batch: Client['batch']): Database {
+  const $client = Object.assign(Object.create(db.$client) as Client, { batch })
+  return Object.assign(Object.create(db) as Database, { $client })
 }
 
 function post(writer: UserRow, taskId: string, content: string, mentions: string[] = []) {
@@ -143,11 +150,9 @@ describe('the comment rate limit, inside the comment batch', () => {
 
   test('a share revoked as the batch goes out: not found, and not counted', async () => {
     const { owner, writer, taskId } = await world()
-    const revokeFirst = Object.assign(Object.create(db) as Database, {
-      batch: (async (queries) => {
-        await db.delete(taskShares).where(eq(taskShares.taskId, taskId))
-        return db.batch(queries)
-      }) as Database['batch'],
+    const revokeFirst = withClientBatch(async (statements, mode) => {
+      await db.delete(taskShares).where(eq(taskShares.taskId, taskId))
+      return db.$client.batch(statements, mode)
     })
     await expect(
       addComment(revokeFirst, toSessionUser(writer), NewCommentSchema.parse({ taskId, content: 'Too late' })),
@@ -158,24 +163,29 @@ describe('the comment rate limit, inside the comment batch', () => {
   test('the comment, its event, its count, the notification and the e-mail job are one batch: no other write', async () => {
     const { owner, writer, taskId } = await world()
     const writes: string[] = []
-    const watched = Object.assign(Object.create(db) as Database, {
-      batch: ((queries) => {
-        writes.push(`batch of ${queries.length}`)
-        return db.batch(queries)
-      }) as Database['batch'],
-      transaction: (() => {
-        throw new Error('addComment opened a transaction')
-      }) as Database['transaction'],
-      insert: () => {
-        throw new Error('addComment wrote outside its batch')
+    const watched = Object.assign(
+      withClientBatch((statements, mode) => {
+        writes.push(`batch of ${statements.length}`)
+        return db.$client.batch(statements, mode)
+      }),
+      {
+        batch: (() => {
+          throw new Error('addComment sent a second kind of batch')
+        }) as Database['batch'],
+        transaction: (() => {
+          throw new Error('addComment opened a transaction')
+        }) as Database['transaction'],
+        insert: () => {
+          throw new Error('addComment wrote outside its batch')
+        },
+        update: () => {
+          throw new Error('addComment wrote outside its batch')
+        },
+        delete: () => {
+          throw new Error('addComment wrote outside its batch')
+        },
       },
-      update: () => {
-        throw new Error('addComment wrote outside its batch')
-      },
-      delete: () => {
-        throw new Error('addComment wrote outside its batch')
-      },
-    })
+    )
     await addComment(
       watched,
       toSessionUser(writer),

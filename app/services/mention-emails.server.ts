@@ -1,12 +1,12 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import { preparedStatement } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { notifications, sessions, users } from '~/db/schema'
+import { commitAfterReading } from '~/db/write.server'
 import { queueEmail } from '~/email/outbox.server'
 import { mentionEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { INBOX_PATH } from '~/inbox'
-import { jobParams, scheduleJobSql } from '~/jobs/jobs.server'
+import { prepareJob } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
 import { NotFound } from './errors'
 import { listMentionsToEmail } from './notifications.server'
@@ -47,34 +47,31 @@ export async function isOnline(db: Executor, userId: string, now = new Date()) {
  * It is scheduled only when `onlyIf` holds and, as the batch reaches it, the person is away and
  * wants the e-mail; one who comes back later finds nothing sent (see the job below).
  */
-export function preparedMentionEmailJob(onlyIf: SQL) {
+export function prepareMentionEmailJob(onlyIf: SQL) {
   const recipientId = sql.placeholder('recipientId')
   const isAwayAndWantsIt = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${recipientId} AND ${users.emailOnMention} = 1 AND ${users.emailVerifiedAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.userId} = ${recipientId} AND ${sessions.lastSeenAt} >= ${sql.placeholder('onlineSince')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}))`
-  const statement = preparedStatement(() => scheduleJobSql(sql`${onlyIf} AND ${isAwayAndWantsIt}`))
-  return (db: Executor, recipient: string, values: Record<string, unknown>, now = Date.now()) =>
-    statement(db, {
-      ...values,
-      ...jobParams(
-        {
-          id: `${MENTION_EMAIL_JOB}:${recipient}`,
-          type: MENTION_EMAIL_JOB,
-          payload: { recipientId: recipient },
-          runAt: new Date(now + env().MENTION_EMAIL_DELAY_MINUTES * 60_000),
-        },
-        now,
-      ),
-      recipientId: recipient,
-      onlineSince: now - ONLINE_WINDOW_MS,
-    })
+  const step = prepareJob(sql`${onlyIf} AND ${isAwayAndWantsIt}`)
+  return (recipient: string, values: Record<string, unknown>, now = Date.now()) =>
+    step(
+      {
+        id: `${MENTION_EMAIL_JOB}:${recipient}`,
+        type: MENTION_EMAIL_JOB,
+        payload: { recipientId: recipient },
+        runAt: new Date(now + env().MENTION_EMAIL_DELAY_MINUTES * 60_000),
+      },
+      { ...values, recipientId: recipient, onlineSince: now - ONLINE_WINDOW_MS },
+      now,
+    )
 }
 
 /**
  * The job: queues the e-mail of one person's missed mentions and marks them e-mailed, in one
- * transaction (so a mention is e-mailed once, and a mention committed meanwhile either makes this
- * e-mail or schedules the next). Returns how many mentions it covered; 0 means no e-mail.
+ * commit (so a mention is e-mailed once, and a mention committed meanwhile either makes this
+ * e-mail or schedules the next). The e-mail is rendered from the mentions read inside that commit,
+ * so it is one of the few writes through `commitAfterReading`. Returns how many mentions it covered; 0 means no e-mail.
  */
 async function sendMentionEmail(db: Database, recipientId: string, now = new Date()): Promise<number> {
-  return db.transaction(async (tx) => {
+  return commitAfterReading(db, async (tx) => {
     const [recipient] = await tx.select().from(users).where(eq(users.id, recipientId)).limit(1)
     if (!recipient?.emailOnMention || !recipient.emailVerifiedAt) return 0
     if (await isOnline(tx, recipient.id, now)) return 0

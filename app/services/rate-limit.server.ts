@@ -1,6 +1,7 @@
-import { type SQL, sql } from 'drizzle-orm'
+import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rateLimits } from '~/db/schema'
+import { insertIf, prepareStep, type StepResult } from '~/db/write.server'
 import { RateLimited } from './errors'
 
 export type RateLimitRule = {
@@ -36,40 +37,65 @@ function refusalOf(rule: RateLimitRule, resetAt: number, now: number) {
   return new RateLimited(rule.message, Math.max(1, Math.ceil((resetAt - now) / 1000)))
 }
 
-// ── Inside the batch of the change it limits ────────────────────────────────
+// ── Inside the commit of the change it limits ───────────────────────────────
 //
-// A hot write checks and counts its attempt in its own batch (docs/decisions/026-hot-writes-as-batches.md):
+// A hot write checks and counts its attempt in its own commit (docs/decisions/032-one-commit-per-comment.md):
 // the change is written only while the window has allowance left, the attempt is counted only
-// when the change was written, and the batch reads the window back so the service can say why
+// when the change was written, and the commit reads the window back so the service can say why
 // nothing was written. A refused attempt changes nothing, an accepted one costs no extra commit,
-// and concurrent attempts cannot pass the limit: the batch is one transaction. Unlike
-// consumeRateLimit, attempts refused for other reasons are not counted. The SQL names its values
-// as placeholders (`rateLimitParams`), so statements that use it are built once.
+// and concurrent attempts cannot pass the limit: the commit is one transaction. Unlike
+// consumeRateLimit, attempts refused for other reasons are not counted. The statements name their
+// values as placeholders (`rateLimitParams`), so they are built once (prepareStep).
 
-/** True while the window of `rateLimitKey` at `now` has allowance left. */
-export const hasAllowanceSql = sql`NOT EXISTS (SELECT 1 FROM ${rateLimits} WHERE ${rateLimits.key} = ${sql.placeholder('rateLimitKey')} AND ${rateLimits.resetAt} > ${sql.placeholder('now')} AND ${rateLimits.count} >= ${sql.placeholder('rateLimitMax')})`
-
-/** Counts one attempt in the window of `rateLimitKey`, when `onlyIf` holds as the batch reaches it. */
-export function countAttemptSql(onlyIf: SQL) {
-  const now = sql.placeholder('now')
-  return sql`INSERT INTO ${rateLimits} (key, count, reset_at) SELECT ${sql.placeholder('rateLimitKey')}, 1, ${sql.placeholder('rateLimitResetAt')} WHERE ${onlyIf} ON CONFLICT (key) DO UPDATE SET count = CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END, reset_at = CASE WHEN ${rateLimits.resetAt} <= ${now} THEN excluded.reset_at ELSE ${rateLimits.resetAt} END`
+const limit = {
+  key: sql.placeholder('rateLimitKey'),
+  max: sql.placeholder('rateLimitMax'),
+  resetAt: sql.placeholder('rateLimitResetAt'),
+  now: sql.placeholder('now'),
 }
 
-/** The window of `rateLimitKey` as the batch left it. */
-export const readWindowSql = sql`SELECT ${rateLimits.count} AS count, ${rateLimits.resetAt} AS resetAt FROM ${rateLimits} WHERE ${rateLimits.key} = ${sql.placeholder('rateLimitKey')}`
+/** True while the window of `rateLimitKey` at `now` has allowance left. */
+export const hasAllowanceSql = sql`NOT EXISTS (SELECT 1 FROM ${rateLimits} WHERE ${rateLimits.key} = ${limit.key} AND ${rateLimits.resetAt} > ${limit.now} AND ${rateLimits.count} >= ${limit.max})`
+
+/** Counts one attempt in the window of `rateLimitKey`, when `onlyIf` holds as the commit reaches it. */
+export function prepareCountAttempt(onlyIf: SQL) {
+  return prepareStep((db) =>
+    insertIf(db, rateLimits, { key: limit.key, count: 1, resetAt: limit.resetAt }, onlyIf).onConflictDoUpdate(
+      {
+        target: rateLimits.key,
+        set: {
+          count: sql`CASE WHEN ${rateLimits.resetAt} <= ${limit.now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+          resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${limit.now} THEN excluded.${sql.identifier(rateLimits.resetAt.name)} ELSE ${rateLimits.resetAt} END`,
+        },
+      },
+    ),
+  )
+}
+
+/** The window of `rateLimitKey` as the commit left it; read it with `spentWindowRefusal`. */
+export const readWindow = prepareStep((db) =>
+  db
+    .select({ count: rateLimits.count, resetAt: rateLimits.resetAt })
+    .from(rateLimits)
+    .where(eq(rateLimits.key, limit.key)),
+)
 
 export function rateLimitParams(key: string, rule: RateLimitRule, now: number) {
   return { rateLimitKey: key, rateLimitMax: rule.limit, rateLimitResetAt: now + rule.windowMs, now }
 }
 
-/** The refusal to throw when a batch wrote nothing and the window it read back is spent; else undefined. */
+/** The refusal to throw when a commit wrote nothing and the window it read back is spent; else undefined. */
 export function spentWindowRefusal(
   rule: RateLimitRule,
-  window: { count?: unknown; resetAt?: unknown } | undefined,
+  window: StepResult,
   now: number,
 ): RateLimited | undefined {
-  if (!window || Number(window.resetAt) <= now || Number(window.count) < rule.limit) return undefined
-  return refusalOf(rule, Number(window.resetAt), now)
+  const [row] = window.rows
+  if (!row) return undefined
+  const count = Number(row[rateLimits.count.name])
+  const resetAt = Number(row[rateLimits.resetAt.name])
+  if (resetAt <= now || count < rule.limit) return undefined
+  return refusalOf(rule, resetAt, now)
 }
 
 /** Forgets a key, e.g. the failed sign-ins of an address once its owner signs in. */

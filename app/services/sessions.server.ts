@@ -1,7 +1,8 @@
 import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm'
-import type { Database, Executor } from '~/db/client.server'
+import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
+import type { Builder } from '~/db/write.server'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import type { SessionUser } from './session-user'
 
@@ -129,12 +130,12 @@ export async function revokeSession(db: Database, userId: string, sessionId: str
   return deleted.length > 0
 }
 
-export async function revokeOtherSessions(db: Database, userId: string, keepSessionId: string) {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
+export function revokeOtherSessions(db: Builder, userId: string, keepSessionId: string) {
+  return db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
 }
 
-export async function revokeAllSessions(db: Executor, userId: string) {
-  await db.delete(sessions).where(eq(sessions.userId, userId))
+export function revokeAllSessions(db: Builder, userId: string) {
+  return db.delete(sessions).where(eq(sessions.userId, userId))
 }
 
 /** Ids per query in `liveSessionIds`, well under SQLite's limit on bound parameters. */

@@ -54,7 +54,7 @@ async function writesPerSecond(
           done++
         } catch (error) {
           // sqld refuses a write now and then with SQLITE_BUSY under concurrent writers; the app
-          // sends a refused batch again (app/db/batch.server.ts). Counted, and tried again here.
+          // sends a refused batch again (`commit`, app/db/write.server.ts). Counted, and tried again here.
           if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error
           busy++
         }

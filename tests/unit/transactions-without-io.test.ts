@@ -7,7 +7,8 @@ import { expect, test } from 'vitest'
  * A write transaction holds SQLite's write lock until it commits, and worker processes sharing
  * the file wait for it with their threads blocked (docs/decisions/025-every-core-through-node-cluster.md;
  * over the network, a libSQL server waits too). So nothing slow happens inside one: no network
- * call, no e-mail, no password hashing. This reads every `.transaction(…)` under app/ and names
+ * call, no e-mail, no password hashing. This reads every `.transaction(…)` and
+ * `commitAfterReading(…)` (app/db/write.server.ts) under app/ and names
  * each call inside that is one of them. It sees the callback's own code, not what the functions
  * it calls do in turn: those take a `tx` and only run statements.
  */
@@ -38,6 +39,14 @@ function calleeNames(expression: ts.Expression): string[] {
   return []
 }
 
+/** The callback a call runs inside a transaction: `db.transaction(work)` or `commitAfterReading(db, work)`. */
+function transactionWork(call: ts.CallExpression) {
+  const callee = call.expression
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'transaction') return call.arguments[0]
+  if (ts.isIdentifier(callee) && callee.text === 'commitAfterReading') return call.arguments[1]
+  return undefined
+}
+
 function slowCallsInTransactions(file: string, text = readFileSync(file, 'utf8')) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
   const found: string[] = []
@@ -52,13 +61,9 @@ function slowCallsInTransactions(file: string, text = readFileSync(file, 'utf8')
     ts.forEachChild(node, visitInside)
   }
   const visit = (node: ts.Node) => {
-    if (
-      ts.isCallExpression(node) &&
-      ts.isPropertyAccessExpression(node.expression) &&
-      node.expression.name.text === 'transaction' &&
-      node.arguments[0]
-    ) {
-      visitInside(node.arguments[0])
+    if (ts.isCallExpression(node)) {
+      const work = transactionWork(node)
+      if (work) visitInside(work)
     }
     ts.forEachChild(node, visit)
   }
@@ -79,9 +84,13 @@ test('the check finds a slow call inside a transaction, and not one outside', ()
       await stripe.checkout.sessions.create({})
       await fetch('https://example.com')
     })
+    await commitAfterReading(db, async (tx) => {
+      await hashPassword('secret')
+    })
   }`
   expect(slowCallsInTransactions(join(APP, 'services/probe.server.ts'), probe)).toEqual([
     'services/probe.server.ts:4 stripe.checkout.sessions.create',
     'services/probe.server.ts:5 fetch',
+    'services/probe.server.ts:8 hashPassword',
   ])
 })

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, ne, type SQL } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { accounts, purchases, repositoryInvitations } from '~/db/schema'
+import { type Builder, commit, wroteJustBefore } from '~/db/write.server'
 import { env } from '~/env.server'
 import { scheduleJob } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
@@ -30,13 +31,17 @@ export function isInvitationConfigured() {
   return Boolean(e.GITHUB_INVITE_TOKEN && e.GITHUB_INVITE_REPO)
 }
 
-function scheduleInvitation(tx: Executor, userId: string, now: Date) {
-  return scheduleJob(tx, {
-    id: `${REPOSITORY_INVITATION_JOB}:${userId}`,
-    type: REPOSITORY_INVITATION_JOB,
-    payload: { userId },
-    runAt: now,
-  })
+function scheduleInvitation(db: Builder, userId: string, now: Date, onlyIf?: SQL) {
+  return scheduleJob(
+    db,
+    {
+      id: `${REPOSITORY_INVITATION_JOB}:${userId}`,
+      type: REPOSITORY_INVITATION_JOB,
+      payload: { userId },
+      runAt: now,
+    },
+    onlyIf,
+  )
 }
 
 /** Called in a paid order's transaction: invites the buyer once, however many orders they place. */
@@ -69,24 +74,22 @@ export async function setGitHubLogin(
     .limit(1)
   if (!paid) throw new Forbidden('The repository invitation comes with a purchase.')
   if (!isInvitationConfigured()) throw new Conflict('Repository invitations are not set up yet.')
-  await db.transaction(async (tx) => {
-    const [invitation] = await tx
-      .select()
-      .from(repositoryInvitations)
-      .where(eq(repositoryInvitations.userId, actor.id))
-      .limit(1)
-    if (invitation?.status === 'sent') {
-      throw new Conflict(`The invitation already went to ${invitation.githubLogin ?? 'your GitHub account'}.`)
-    }
-    await tx
+  const { invitation } = await commit(db, {
+    // Not once it was sent: the buyer is in the repository already.
+    invitation: db
       .insert(repositoryInvitations)
       .values({ userId: actor.id, githubLogin, status: 'pending' })
       .onConflictDoUpdate({
         target: repositoryInvitations.userId,
         set: { githubLogin, status: 'pending', lastError: null },
-      })
-    await scheduleInvitation(tx, actor.id, now)
+        setWhere: ne(repositoryInvitations.status, 'sent'),
+      }),
+    job: scheduleInvitation(db, actor.id, now, wroteJustBefore),
   })
+  if (invitation.rowsAffected === 0) {
+    const sent = await getRepositoryInvitation(db, actor.id)
+    throw new Conflict(`The invitation already went to ${sent?.githubLogin ?? 'your GitHub account'}.`)
+  }
 }
 
 export async function getRepositoryInvitation(db: Executor, userId: string) {

@@ -1,7 +1,8 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, isNull, lt, notExists, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import type { Database, Executor } from '~/db/client.server'
-import { checkouts, purchases, refundedPayments, subscriptions, webhookEvents } from '~/db/schema'
+import { checkouts, purchases, refundedPayments, subscriptions, users, webhookEvents } from '~/db/schema'
+import { commitAfterReading } from '~/db/write.server'
 import { PLAN_KINDS, type PlanKind } from '~/domain/constants'
 import { queueEmail } from '~/email/outbox.server'
 import { purchaseThankYouMessage } from '~/email/templates.server'
@@ -13,11 +14,13 @@ import { queueRepositoryInvitation } from './repository-invitations.server'
 import { stripePrices } from './stripe.server'
 
 /**
- * What each Stripe event does. An event is applied in one transaction together with the row that
+ * What each Stripe event does. An event is applied in one commit together with the row that
  * records its id in `webhook_events`: a replay, or a second delivery racing the first, finds the
  * id taken and changes nothing; an event that fails leaves no trace, so Stripe's retry applies it.
  * Events arrive out of order, so nothing here assumes one came before another: subscription state
  * keeps the time of the last event applied, and access is worked out again from all the records.
+ * What an event writes is worked out from rows read inside its commit, so it goes through
+ * `commitAfterReading` (app/db/write.server.ts), not `commit`.
  */
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
@@ -46,7 +49,7 @@ const isHandled = (event: Stripe.Event): event is HandledEvent =>
   (STRIPE_EVENT_TYPES as readonly string[]).includes(event.type)
 
 export async function handleStripeEvent(db: Database, event: Stripe.Event): Promise<WebhookOutcome> {
-  return db.transaction(async (tx) => {
+  return commitAfterReading(db, async (tx) => {
     const [isNew] = await tx
       .insert(webhookEvents)
       .values({ id: event.id, type: event.type })
@@ -171,9 +174,16 @@ async function fulfil(tx: Executor, session: Stripe.Checkout.Session, paidAt: Da
 /** The buyer's Stripe customer, so the portal opens on their account; a first one is kept. */
 async function rememberCustomer(tx: Executor, userId: string, customerId: string | null) {
   if (!customerId) return
-  await tx.run(
-    sql`UPDATE users SET stripe_customer_id = ${customerId} WHERE id = ${userId} AND stripe_customer_id IS NULL AND NOT EXISTS (SELECT 1 FROM users WHERE stripe_customer_id = ${customerId})`,
-  )
+  await tx
+    .update(users)
+    .set({ stripeCustomerId: customerId })
+    .where(
+      and(
+        eq(users.id, userId),
+        isNull(users.stripeCustomerId),
+        notExists(tx.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId))),
+      ),
+    )
 }
 
 // ── Subscriptions and their invoices ────────────────────────────────────────

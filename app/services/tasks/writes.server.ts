@@ -1,10 +1,10 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import { rowsAffected, type Statement, writeBatch, wroteJustBefore } from '~/db/batch.server'
 import type { Database, Executor } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
+import { type Builder, commit, insertIf, wroteJustBefore } from '~/db/write.server'
 import type { Status } from '~/domain/constants'
 import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
-import { appendEventStatement } from '~/events/log.server'
+import { appendEvent } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
 import { readAudiences } from '../task-audience.server'
@@ -15,8 +15,9 @@ import { NOT_ALLOWED, ruleOnTaskSql, ruleSql, TASK_NOT_FOUND, viewerValues } fro
 import type { TaskView } from './view'
 
 /**
- * Changing tasks. Every write checks access through getTask, the read the pages use, and where the
- * rule could change before the batch runs, carries it into the batch as the statement's condition.
+ * Changing tasks. Every write checks access through getTask, the read the pages use, and is one
+ * commit (app/db/write.server.ts); where the rule could change before the commit runs, the
+ * statement carries it as its condition.
  */
 
 async function requireOwner(db: Executor, actor: Actor, taskId: string) {
@@ -76,21 +77,15 @@ async function checkShares(db: Executor, actor: Actor, emails: string[]) {
   }
 }
 
-/** Replaces a task's shares, while `onlyIf` holds as the batch reaches them. */
-function replaceSharesStatements(db: Database, taskId: string, emails: string[], onlyIf: SQL): Statement[] {
-  return [
-    db.delete(taskShares).where(and(eq(taskShares.taskId, taskId), onlyIf)),
-    ...(emails.length > 0
-      ? [
-          db.run(
-            sql`INSERT INTO ${taskShares} (task_id, email, created_at) SELECT ${taskId}, value, ${Date.now()} FROM json_each(${JSON.stringify(emails)}) WHERE ${onlyIf}`,
-          ),
-        ]
-      : []),
-  ]
+/** Replaces a task's shares, while `onlyIf` holds as the commit reaches them. */
+function replaceSharesSteps(db: Builder, taskId: string, emails: string[], onlyIf: SQL, now: Date) {
+  return {
+    unshared: db.delete(taskShares).where(and(eq(taskShares.taskId, taskId), onlyIf)),
+    shared: emails.map((email) => insertIf(db, taskShares, { taskId, email, createdAt: now }, onlyIf)),
+  }
 }
 
-/** Whether the actor may still change the task (owns it) when the batch reaches this statement. */
+/** Whether the actor may still change the task (owns it) when the commit reaches this statement. */
 function stillOwnedSql(actor: Actor, taskId: string) {
   return ruleOnTaskSql('change', viewerValues(actor), taskId)
 }
@@ -111,8 +106,8 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
   if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
   const id = crypto.randomUUID()
   const now = new Date()
-  await writeBatch(db, [
-    db.insert(tasks).values({
+  await commit(db, {
+    task: db.insert(tasks).values({
       ...editedColumns(fields),
       id,
       userId: actor.id,
@@ -120,14 +115,14 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
       createdAt: now,
       updatedAt: now,
     }),
-    ...replaceSharesStatements(db, id, fields.sharedWith, sql`1`),
-    appendEventStatement(db, {
+    ...replaceSharesSteps(db, id, fields.sharedWith, sql`1`, now),
+    event: appendEvent(db, {
       topic: 'tasks',
       type: 'task-created',
       taskId: id,
       payload: { taskId: id, userId: actor.id },
     }),
-  ])
+  })
   return (await getTask(db, actor, id)).task
 }
 
@@ -145,8 +140,8 @@ export async function updateTask(
   // Only the owner edits, and ownership never moves: what can change meanwhile is the task being
   // deleted, and then nothing here is written.
   const isOwned = stillOwnedSql(actor, taskId)
-  const [updated] = await writeBatch(db, [
-    db
+  const { task } = await commit(db, {
+    task: db
       .update(tasks)
       .set({
         ...editedColumns(changes),
@@ -154,15 +149,15 @@ export async function updateTask(
         updatedAt: now,
       })
       .where(and(eq(tasks.id, taskId), ruleSql('change', viewerValues(actor)))),
-    ...(changes.sharedWith ? replaceSharesStatements(db, taskId, changes.sharedWith, isOwned) : []),
-    appendEventStatement(
+    ...(changes.sharedWith ? replaceSharesSteps(db, taskId, changes.sharedWith, isOwned, now) : {}),
+    event: appendEvent(
       db,
       { topic: 'tasks', type: 'task-updated', taskId, payload: { taskId, userId: actor.id } },
       isOwned,
     ),
-    ...(changes.status && changes.status !== before.status
-      ? [
-          appendEventStatement(
+    statusEvent:
+      changes.status && changes.status !== before.status
+        ? appendEvent(
             db,
             {
               topic: 'tasks',
@@ -171,11 +166,10 @@ export async function updateTask(
               payload: { taskId, userId: actor.id, oldStatus: before.status, newStatus: changes.status },
             },
             isOwned,
-          ),
-        ]
-      : []),
-  ])
-  if (rowsAffected(updated) === 0) throw new NotFound(TASK_NOT_FOUND)
+          )
+        : undefined,
+  })
+  if (task.rowsAffected === 0) throw new NotFound(TASK_NOT_FOUND)
   return (await getTask(db, actor, taskId)).task
 }
 
@@ -193,12 +187,12 @@ export async function setTaskStatus(
     const now = new Date()
     // The rule goes into the statement: a share revoked since the check above must not let
     // this change through.
-    const [moved] = await writeBatch(db, [
-      db
+    const { moved } = await commit(db, {
+      moved: db
         .update(tasks)
         .set({ status, completedAt: completedAtFor(status, before, now), updatedAt: now })
         .where(and(eq(tasks.id, taskId), ruleSql('setStatus', viewerValues(actor)))),
-      appendEventStatement(
+      event: appendEvent(
         db,
         {
           topic: 'tasks',
@@ -208,8 +202,8 @@ export async function setTaskStatus(
         },
         wroteJustBefore,
       ),
-    ])
-    if (rowsAffected(moved) === 0) {
+    })
+    if (moved.rowsAffected === 0) {
       // Why nothing moved, as a fresh read tells it: gone from sight, or no longer theirs to move.
       if ((await getTask(db, actor, taskId)).canSetStatus) throw new NotFound(TASK_NOT_FOUND)
       throw new Forbidden(NOT_ALLOWED)
@@ -230,7 +224,7 @@ export async function shareTask(
 
 /** Deletes a task and, with it, its subtasks (the UI says so before asking). */
 export async function deleteTask(db: Database, actor: Actor, taskId: string) {
-  // A subtask added between the read and the batch keeps its parent (see below): read again.
+  // A subtask added between the read and the commit keeps its parent (see below): read again.
   for (let attempt = 1; ; attempt++) {
     await requireOwner(db, actor, taskId)
     if (await deleteTaskOnce(db, actor, taskId)) return
@@ -246,7 +240,7 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
   // deletion, as there is no task left to ask.
   const audiences = await readAudiences(db, [taskId, ...subtaskIds])
   const deletedEvent = (id: string, onlyIf: SQL) =>
-    appendEventStatement(
+    appendEvent(
       db,
       {
         topic: 'tasks',
@@ -257,15 +251,17 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
       onlyIf,
     )
   const isOwned = stillOwnedSql(actor, taskId)
-  const results = await writeBatch(db, [
+  const { task } = await commit(db, {
     // Subtasks first, each with its event: deleting the parent first would let the foreign key
     // cascade remove them unseen. Only those read above, whose audiences the events carry.
-    ...subtaskIds.map((id) =>
+    subtaskEvents: subtaskIds.map((id) =>
       deletedEvent(id, sql`${isOwned} AND EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.id} = ${id})`),
     ),
-    db.delete(tasks).where(and(eq(tasks.parentTaskId, taskId), inArray(tasks.id, subtaskIds), isOwned)),
+    subtasks: db
+      .delete(tasks)
+      .where(and(eq(tasks.parentTaskId, taskId), inArray(tasks.id, subtaskIds), isOwned)),
     // The parent goes only when no subtask is left that the events above did not announce.
-    db
+    task: db
       .delete(tasks)
       .where(
         and(
@@ -274,7 +270,7 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
           sql`NOT EXISTS (SELECT 1 FROM ${tasks} c WHERE c.parent_task_id = ${taskId})`,
         ),
       ),
-    deletedEvent(taskId, wroteJustBefore),
-  ])
-  return rowsAffected(results.at(-2)) > 0
+    event: deletedEvent(taskId, wroteJustBefore),
+  })
+  return task.rowsAffected > 0
 }
