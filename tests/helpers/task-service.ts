@@ -7,6 +7,7 @@ import type { Actor } from '~/services/session-user'
 import { TaskFieldsSchema, type TaskInput } from '~/services/task-schemas'
 import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks/rule.server'
 import type { createUser } from './factories'
+import { failure } from './failure'
 
 /**
  * What the task service's tests share (app/services/tasks/*.test.ts): the viewer a door builds,
@@ -60,16 +61,6 @@ export async function worldAround(taskId: string) {
     tasks: taskCount?.n,
     lastEvent: await lastEventId(),
   }
-}
-
-/** The error a call fails with; the test fails if it succeeds. */
-export async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('Expected the call to fail, but it succeeded')
 }
 
 /** Expects `change` to be refused with `error`, leaving every row and the event log as they were. */

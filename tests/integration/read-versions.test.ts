@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { events, users } from '~/db/schema'
 import { pruneEvents } from '~/events/log.server'
-import { deleteAccount, updateProfile } from '~/services/accounts.server'
 import { NewCommentSchema } from '~/services/comment-schemas'
 import {
   addComment,
@@ -13,6 +12,7 @@ import {
   updateComment,
 } from '~/services/comments.server'
 import { mentionableUsers } from '~/services/mentions.server'
+import { deleteAccount, updateProfile } from '~/services/profile.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { TaskFieldsSchema } from '~/services/task-schemas'
 import { canSeeTask, getTask, listVisibleTasks } from '~/services/tasks/reads.server'

@@ -16,17 +16,15 @@ import {
   ReturnAddressSchema,
 } from '~/services/account-schemas'
 import {
-  deleteAccount,
-  getAccountDates,
   requestEmailVerification,
   requestPasswordReset,
   resetPassword,
   signInWithPassword,
   signUp,
-  updateProfile,
   verifyEmail,
 } from '~/services/accounts.server'
 import { isDomainError, Unauthorized } from '~/services/errors'
+import { deleteAccount, getAccountDates, updateProfile } from '~/services/profile.server'
 import type { SessionUser } from '~/services/session-user'
 import {
   deleteSession,

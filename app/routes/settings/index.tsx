@@ -10,14 +10,14 @@ import { SessionsSection } from '~/components/settings/sessions-section'
 import { database } from '~/db/client.server'
 import { replyWithError } from '~/http/refusals.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
+import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/mention-emails.server'
 import {
   changePassword,
   deleteAccount,
   endSession,
   getAccount,
   updateProfile,
-} from '~/services/accounts.server'
-import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/mention-emails.server'
+} from '~/services/profile.server'
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'

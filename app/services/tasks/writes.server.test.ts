@@ -11,10 +11,10 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../../tests/helpers/factories'
+import { failure } from '../../../tests/helpers/failure'
 import {
   eventsAfter,
   expectRefused,
-  failure,
   fields,
   lastEventId,
   notYourParent,

@@ -1,0 +1,111 @@
+import { eq } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { accounts, users } from '~/db/schema'
+import { commit, wroteJustBefore } from '~/db/write.server'
+import { emailStatement } from '~/email/outbox.server'
+import { passwordChangedMessage } from '~/email/templates.server'
+import { hashPassword, verifyPassword } from '~/utils/crypto.server'
+import { DELETE_ACCOUNT_PHRASE } from './account-schemas'
+import { Forbidden, Invalid, NotFound } from './errors'
+import { revokeOtherSessions, revokeSession, toSessionUser } from './sessions.server'
+
+/**
+ * A signed-in person's own account: what /settings and /api/auth show of it, the profile, the
+ * password, their sessions, and deleting it. Getting in (sign-up, sign-in, links) is in
+ * accounts.server.ts.
+ */
+
+export const SESSION_NOT_FOUND = 'That session was not found. It may have ended already.'
+
+export async function getAccount(db: Database, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  const linked = await db
+    .select({ provider: accounts.provider })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+  return {
+    ...toSessionUser(user),
+    hasPassword: user.passwordHash !== null,
+    providers: linked.map((a) => a.provider),
+  }
+}
+
+/** When the account was created and last changed (the /api/auth door reports both). */
+export async function getAccountDates(db: Database, userId: string) {
+  const [row] = await db
+    .select({ createdAt: users.createdAt, updatedAt: users.updatedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1)
+  return row
+}
+
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  input: { name: string; image?: string | null },
+) {
+  const [user] = await db
+    .update(users)
+    .set({ name: input.name, image: input.image ?? null })
+    .where(eq(users.id, userId))
+    .returning()
+  if (!user) throw new NotFound('Account not found.')
+  return toSessionUser(user)
+}
+
+/**
+ * Changes (or, for OAuth-only accounts, sets) the password and signs out every other session.
+ */
+export async function changePassword(
+  db: Database,
+  userId: string,
+  sessionId: string,
+  input: { currentPassword?: string; newPassword: string },
+) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  if (user.passwordHash && !(await verifyPassword(input.currentPassword ?? '', user.passwordHash))) {
+    throw new Invalid('Current password is incorrect.', [
+      { path: ['currentPassword'], message: 'Current password is incorrect.' },
+    ])
+  }
+  const passwordHash = await hashPassword(input.newPassword)
+  await commit(db, {
+    password: db.update(users).set({ passwordHash }).where(eq(users.id, userId)),
+    email: emailStatement(db, passwordChangedMessage(user.email), wroteJustBefore),
+    sessions: revokeOtherSessions(db, userId, sessionId),
+  })
+}
+
+/**
+ * Ends one of the person's own sessions. Any other id — another person's session, one that has
+ * already ended — is NotFound: the same answer either way, so it tells nobody whose it was.
+ */
+export async function endSession(db: Database, userId: string, sessionId: string) {
+  if (!(await revokeSession(db, userId, sessionId))) throw new NotFound(SESSION_NOT_FOUND)
+}
+
+/**
+ * Deletes the account and, through the foreign keys, its tasks, comments, reactions, chats and
+ * sessions. Confirmed with the password, or the typed phrase for accounts without one.
+ */
+export async function deleteAccount(
+  db: Database,
+  userId: string,
+  confirm: { password?: string; confirmation?: string },
+) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
+  if (!user) throw new NotFound('Account not found.')
+  if (user.passwordHash) {
+    if (!(await verifyPassword(confirm.password ?? '', user.passwordHash))) {
+      throw new Forbidden('Password is incorrect; the account was not deleted.')
+    }
+  } else if (confirm.confirmation?.trim().toLowerCase() !== DELETE_ACCOUNT_PHRASE) {
+    throw new Invalid(`Type "${DELETE_ACCOUNT_PHRASE}" to confirm.`, [
+      { path: ['confirmation'], message: `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.` },
+    ])
+  }
+  await db.delete(users).where(eq(users.id, userId))
+}
