@@ -1,17 +1,13 @@
 import { listSavedChats } from '~/services/chats.server'
+import { toggleReaction } from '~/services/comment-reactions.server'
 import {
   CommentEditSchema,
   NewCommentSchema,
   NotificationIdSchema,
   ReactionSchema,
 } from '~/services/comment-schemas'
-import {
-  addComment,
-  deleteComment,
-  listComments,
-  toggleReaction,
-  updateComment,
-} from '~/services/comments.server'
+import { listComments } from '~/services/comment-views.server'
+import { addComment, deleteComment, updateComment } from '~/services/comments.server'
 import { checkHealth } from '~/services/health.server'
 import { mentionableUsers } from '~/services/mentions.server'
 import { listUnreadMentions, markNotificationRead } from '~/services/notifications.server'

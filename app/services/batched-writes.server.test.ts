@@ -9,7 +9,8 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../tests/helpers/factories'
-import { addComment, deleteComment, toggleReaction, updateComment } from './comments.server'
+import { toggleReaction } from './comment-reactions.server'
+import { addComment, deleteComment, updateComment } from './comments.server'
 import { NotFound } from './errors'
 import { toSessionUser } from './sessions.server'
 import { deleteTask, setTaskStatus, updateTask } from './tasks/writes.server'

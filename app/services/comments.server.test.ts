@@ -8,19 +8,16 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../tests/helpers/factories'
+import { toggleReaction } from './comment-reactions.server'
 import { CommentEditSchema, NewCommentSchema } from './comment-schemas'
 import {
   type Author,
-  addComment,
   COMMENT_NOT_FOUND,
-  COMMENT_RATE_LIMIT,
-  deleteComment,
   listComments,
   NOT_AUTHOR,
   openDiscussion,
-  toggleReaction,
-  updateComment,
-} from './comments.server'
+} from './comment-views.server'
+import { addComment, COMMENT_RATE_LIMIT, deleteComment, updateComment } from './comments.server'
 import { Forbidden, NotFound, RateLimited } from './errors'
 import { mentionableUsers } from './mentions.server'
 import {

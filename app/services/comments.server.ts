@@ -27,16 +27,6 @@ import {
 import type { Actor } from './session-user'
 import { mayCommentSql, ruleSql, TASK_NOT_FOUND, viewerValues, visibilityParams } from './tasks/rule.server'
 
-export { toggleReaction } from './comment-reactions.server'
-export {
-  type Author,
-  COMMENT_NOT_FOUND,
-  type CommentView,
-  listComments,
-  NOT_AUTHOR,
-  openDiscussion,
-} from './comment-views.server'
-
 /**
  * The rules of comments (docs/product-rules.md §1, §2):
  * - anyone who can see a task reads its comments; any signed-in person who can see it comments,

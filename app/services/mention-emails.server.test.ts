@@ -7,7 +7,8 @@ import { createJobRunner } from '~/jobs/jobs.server'
 import { createSession } from '~/services/sessions.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import { NewCommentSchema } from './comment-schemas'
-import { type Author, addComment } from './comments.server'
+import type { Author } from './comment-views.server'
+import { addComment } from './comments.server'
 import {
   getMentionEmailSetting,
   isOnline,

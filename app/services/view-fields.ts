@@ -1,5 +1,5 @@
 import type { Mentionable } from '~/utils/mentions'
-import type { CommentView } from './comments.server'
+import type { CommentView } from './comment-views.server'
 import type { TaskView } from './tasks/view'
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
 import { database } from '~/db/client.server'
-import { COMMENT_NOT_FOUND, NOT_AUTHOR } from '~/services/comments.server'
+import { COMMENT_NOT_FOUND, NOT_AUTHOR } from '~/services/comment-views.server'
 import { NOTIFICATION_NOT_FOUND } from '~/services/notifications.server'
 import { TASK_NOT_FOUND } from '~/services/tasks/rule.server'
 import { anonymousBrowser, signedInBrowser, type TestBrowser } from '../helpers/auth'

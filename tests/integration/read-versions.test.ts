@@ -3,14 +3,10 @@ import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { events, users } from '~/db/schema'
 import { pruneEvents } from '~/events/log.server'
+import { toggleReaction } from '~/services/comment-reactions.server'
 import { NewCommentSchema } from '~/services/comment-schemas'
-import {
-  addComment,
-  deleteComment,
-  listComments,
-  toggleReaction,
-  updateComment,
-} from '~/services/comments.server'
+import { listComments } from '~/services/comment-views.server'
+import { addComment, deleteComment, updateComment } from '~/services/comments.server'
 import { mentionableUsers } from '~/services/mentions.server'
 import { deleteAccount, updateProfile } from '~/services/profile.server'
 import { toSessionUser } from '~/services/sessions.server'

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { StatusButton } from '~/components/ui/button'
-import type { CommentView } from '~/services/comments.server'
+import type { CommentView } from '~/services/comment-views.server'
 import type { Mentionable } from '~/utils/mentions'
 import { useHydrated } from '~/utils/use-hydrated'
 import { CancelLink, CommentForm, useCommentFetcher } from './comment-form'

@@ -1,6 +1,6 @@
 import { ORPCError } from '@orpc/client'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { CommentView } from '~/services/comments.server'
+import type { CommentView } from '~/services/comment-views.server'
 import { type PageVisibility, startPolling } from '~/utils/polling'
 import { COMMENT_POLL_MS, isTaskGone, pollComments } from './live-comments'
 

@@ -1,7 +1,7 @@
 import { ORPCError } from '@orpc/client'
 import { useEffect, useRef, useState } from 'react'
 import { openLiveStream, type StreamStatus, useEventCursor } from '~/components/live/live-stream'
-import type { CommentView } from '~/services/comments.server'
+import type { CommentView } from '~/services/comment-views.server'
 import { STOP_POLLING, usePolling } from '~/utils/polling'
 import { fetchRpc } from '~/utils/rpc-client'
 

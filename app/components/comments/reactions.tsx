@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react'
 import type { ReactionType } from '~/domain/constants'
-import type { CommentView } from '~/services/comments.server'
+import type { CommentView } from '~/services/comment-views.server'
 import { cn } from '~/utils/cn'
 import { CommentForm, useCommentFetcher } from './comment-form'
 

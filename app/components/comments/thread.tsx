@@ -1,4 +1,4 @@
-import type { CommentView } from '~/services/comments.server'
+import type { CommentView } from '~/services/comment-views.server'
 import type { Mentionable } from '~/utils/mentions'
 import { ReplyForm } from './comment-forms'
 import { type CommentContext, CommentItem } from './comment-item'

@@ -3,13 +3,14 @@ import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
 import { handleIntent } from '~/http/refusals.server'
+import { toggleReaction } from '~/services/comment-reactions.server'
 import {
   CommentEditSchema,
   CommentIdSchema,
   NewCommentSchema,
   ReactionSchema,
 } from '~/services/comment-schemas'
-import { addComment, deleteComment, toggleReaction, updateComment } from '~/services/comments.server'
+import { addComment, deleteComment, updateComment } from '~/services/comments.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { safeRedirect } from '~/utils/redirect.server'
