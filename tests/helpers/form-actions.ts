@@ -358,6 +358,8 @@ export const OTHER_ACTIONS: Record<string, string> = {
     'Stripe’s signed JSON events: tests/integration/payments.test.ts and app/services/payments/webhook.server.test.ts',
   'routes/api/chat.ts':
     "the chat's JSON door: tests/integration/chat-routes.test.ts sends it every kind of body",
+  'routes/api/events.ts':
+    'the event streams take no body: any mutation is refused (403 without a token, else 405), tests/integration/fast-paths-parity.test.ts',
 }
 
 /**
