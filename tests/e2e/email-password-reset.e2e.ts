@@ -16,6 +16,9 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   pageFor,
   javaScriptEnabled,
 }, testInfo) => {
+  // Three real scrypt hashes (sign-up, the new password, sign-in) and two browsers: on a busy
+  // two-core machine that alone can pass the default 45 s.
+  test.setTimeout(120_000)
   // A signed-in "laptop": the session a reset must end.
   const email = uniqueAddress('reset', testInfo.project.name)
   await page.goto('/signup')
