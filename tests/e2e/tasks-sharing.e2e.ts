@@ -11,6 +11,10 @@ import { uniqueTitle } from './unique'
  * 'Public', read-only, as does a visitor who is not signed in — until it is private again.
  */
 
+// Each journey signs up two or three people (a real scrypt hash each) and drives as many browsers
+// through a dozen pages: on two busy shared cores that takes longer than the default 45 s.
+test.describe.configure({ timeout: 120_000 })
+
 async function expectToast(page: Page, javaScriptEnabled: boolean, title: string) {
   if (javaScriptEnabled) await expect(page.getByText(title, { exact: true })).toBeVisible()
 }
