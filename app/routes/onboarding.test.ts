@@ -1,12 +1,16 @@
 import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import { describe, expect, test } from 'vitest'
+import { TASK_FIELD_CONSTRAINTS } from '~/components/task-form'
 import { database } from '~/db/client.server'
 import { events, taskShares, tasks, users } from '~/db/schema'
 import { action as signupAction } from '~/routes/auth/signup'
 import { anonymousBrowser, signedInBrowser } from '../../tests/helpers/auth'
 import { createTask, createUser } from '../../tests/helpers/factories'
 import { callAction, callLoader } from '../../tests/helpers/route'
-import { action, loader } from './onboarding'
+import Onboarding, { action, loader } from './onboarding'
 
 /**
  * /onboarding with real form posts, as a browser without JavaScript sends them: each step changes
@@ -139,5 +143,26 @@ describe('who is guided there', () => {
     }
     expect(await signUp('first@example.test', '')).toMatchObject({ status: 302, location: '/onboarding' })
     expect(await signUp('second@example.test', '/task')).toMatchObject({ status: 302, location: '/task' })
+  })
+})
+
+describe('the page', () => {
+  test('the first task’s title carries the limits a task’s title has everywhere else', async () => {
+    const { page } = await newcomer()
+    const { data } = await page('/onboarding?step=task')
+    const Page = createRoutesStub([
+      { id: 'routes/onboarding', path: '/onboarding', Component: Onboarding as never },
+    ])
+    const html = renderToString(
+      createElement(Page, {
+        initialEntries: ['/onboarding?step=task'],
+        hydrationData: { loaderData: { 'routes/onboarding': data } },
+      }),
+    )
+    const title = html.match(/<input[^>]*name="text"[^>]*>/)?.[0] ?? ''
+    const { minLength, maxLength } = TASK_FIELD_CONSTRAINTS.text
+    expect(title).toContain('required=""')
+    expect(title).toContain(`minLength="${minLength}"`)
+    expect(title).toContain(`maxLength="${maxLength}"`)
   })
 })

@@ -6,7 +6,7 @@ import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { CheckboxField, ErrorList, Field, SelectField } from '~/components/forms'
-import { ShareWithField } from '~/components/task-form'
+import { ShareWithField, TASK_FIELD_CONSTRAINTS } from '~/components/task-form'
 import { Button, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { PRIORITIES } from '~/domain/constants'
@@ -205,7 +205,8 @@ function TaskStep({ result }: { result: StepResult }) {
   const [form, fields] = useForm<z.input<typeof TaskFieldsSchema>>({
     id: 'onboarding-task',
     lastResult: result,
-    constraint: getZodConstraint(TaskFieldsSchema),
+    // The schema's limits hide behind its preprocessing; the task form's constraints state them.
+    constraint: { ...getZodConstraint(TaskFieldsSchema), text: TASK_FIELD_CONSTRAINTS.text },
     defaultValue: { priority: 'medium' },
   })
   return (
