@@ -18,6 +18,10 @@ export const users = sqliteTable('users', {
   onboardedAt: ms('onboarded_at'),
   /** "E-mail me when I'm mentioned" in /settings: on unless the person turns it off. */
   emailOnMention: integer('email_on_mention', { mode: 'boolean' }).notNull().default(true),
+  /** "E-mail me on the day a task is due" in /settings: on unless the person turns it off. */
+  emailOnDue: integer('email_on_due', { mode: 'boolean' }).notNull().default(true),
+  /** The IANA time zone the person's browser last reported (the `tz` cookie); null until it has. */
+  timeZone: text('time_zone'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })

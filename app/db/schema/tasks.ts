@@ -30,6 +30,10 @@ export const tasks = sqliteTable(
       onDelete: 'cascade',
     }),
     hrs: integer('hrs').notNull().default(1),
+    /** The calendar day it is due, `YYYY-MM-DD`: no time and no zone (each person reads it in their own). */
+    dueDate: text('due_date'),
+    /** The one person it is assigned to: its owner or someone it is shared with (docs/product-rules.md). */
+    assigneeId: text('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     completedAt: ms('completed_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -43,6 +47,10 @@ export const tasks = sqliteTable(
     index('tasks_user_stats_idx').on(t.userId, t.parentTaskId, t.status, t.priority, t.hrs),
     index('tasks_public_created_idx').on(t.isPublic, t.createdAt).where(sql`${t.isPublic} = 1`),
     index('tasks_parent_idx').on(t.parentTaskId),
+    // "Overdue", "due this week" and the reminders read tasks by the day they are due.
+    index('tasks_user_due_idx').on(t.userId, t.dueDate).where(sql`${t.dueDate} IS NOT NULL`),
+    index('tasks_due_idx').on(t.dueDate).where(sql`${t.dueDate} IS NOT NULL`),
+    index('tasks_assignee_due_idx').on(t.assigneeId, t.dueDate).where(sql`${t.assigneeId} IS NOT NULL`),
     check('tasks_hrs_range', sql`${t.hrs} BETWEEN 1 AND 8`),
     check('tasks_priority_valid', sql`${t.priority} IN ('high', 'medium', 'low')`),
     check('tasks_status_valid', sql`${t.status} IN ('Not Started', 'In Progress', 'Completed')`),
@@ -60,6 +68,28 @@ export const taskShares = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.taskId, t.email] }), index('task_shares_email_idx').on(t.email, t.taskId)],
+)
+
+/**
+ * The due-date reminders sent: one row per task and day, claimed in the commit that queues the
+ * e-mail, so no task is reminded of twice for a day across restarts, instances and workers.
+ */
+export const dueReminders = sqliteTable(
+  'due_reminders',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    dueDate: text('due_date').notNull(),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.dueDate] }),
+    index('due_reminders_recipient_idx').on(t.recipientId),
+  ],
 )
 
 export type Task = typeof tasks.$inferSelect
