@@ -32,6 +32,7 @@ import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
 import { readToast } from '~/toast.server'
 import { timeZoneBootScript } from '~/utils/calendar'
+import { todayFor } from '~/utils/time-zone.server'
 import { restoreTextTypedBeforeHydration } from '~/utils/typed-before-hydration'
 import type { Route } from './+types/root'
 import './app.css'
@@ -76,7 +77,11 @@ const MentionNotifications = lazy(() =>
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware, outboxMiddleware]
 
 /** The task modal's data when the URL names a task (`?task=<id>`), on any page. */
-async function loadTaskModal(user: SessionUser | null, taskId: string | null): Promise<TaskModalData | null> {
+async function loadTaskModal(
+  user: SessionUser | null,
+  taskId: string | null,
+  today: string,
+): Promise<TaskModalData | null> {
   if (!taskId) return null
   const db = database()
   try {
@@ -84,7 +89,7 @@ async function loadTaskModal(user: SessionUser | null, taskId: string | null): P
       getTaskDetails(db, user, taskId),
       openDiscussion(db, user, taskId),
     ])
-    return { ...details, discussion }
+    return { ...details, discussion, today }
   } catch (error) {
     if (error instanceof NotFound) return { error: error.message, taskId }
     throw error
@@ -97,7 +102,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await getUser(request, context)
   // Read before the page's data, so a stream resuming from it misses nothing written meanwhile.
   const eventCursor = user || url.searchParams.has('task') ? await eventLogHead(database()) : null
-  const taskModal = await loadTaskModal(user, url.searchParams.get('task'))
+  const taskModal = await loadTaskModal(user, url.searchParams.get('task'), todayFor(request.headers))
   // After the modal, which may have just read some: the header's badge counts what is left.
   const unreadMentions = user ? await countUnreadMentions(database(), user) : 0
   return data(

@@ -135,7 +135,7 @@ function FieldFrame({
 type FieldProps = {
   label: ReactNode
   meta: FieldMeta
-  type?: 'text' | 'email' | 'password' | 'url' | 'number'
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date'
   hint?: ReactNode
   className?: string
 } & Pick<ComponentProps<'input'>, 'autoComplete' | 'autoFocus' | 'placeholder'>

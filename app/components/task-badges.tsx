@@ -1,4 +1,7 @@
+import { Avatar } from '~/components/avatar'
 import { Badge } from '~/components/ui/badge'
+import type { Status } from '~/domain/constants'
+import { describeDue } from '~/utils/due-date'
 
 /** The spec's status labels: Not Started → Backlog, In Progress → LFG, Completed → Done. */
 export function statusLabel(status: string) {
@@ -24,5 +27,26 @@ export function StatusBadge({ status }: { status: string }) {
     <Badge tone={tone} data-status={status}>
       {label}
     </Badge>
+  )
+}
+
+/** "Due Thu, Dec 3", "Due today" (amber) or "Overdue" (red), by the viewer's own today. */
+export function DueBadge({ dueDate, status, today }: { dueDate: string; status: Status; today: string }) {
+  const { state, label } = describeDue(dueDate, status, today)
+  const tone = state === 'overdue' ? 'red' : state === 'today' ? 'amber' : 'neutral'
+  return (
+    <Badge tone={tone} data-due={state}>
+      <time dateTime={dueDate}>{label}</time>
+    </Badge>
+  )
+}
+
+/** The person a task is assigned to: their avatar and name. */
+export function Assignee({ name, image }: { name: string; image: string | null }) {
+  return (
+    <span className="inline-flex items-center gap-1.5" data-assignee>
+      <Avatar name={name} image={image} size="sm" />
+      <span>{name}</span>
+    </span>
   )
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { Discussion } from '~/components/comments/comments-section'
-import { PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { Assignee, DueBadge, PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { PublicToggle, ShareForm, StatusForm, useViewHref } from '~/components/task-owner-forms'
 import { buttonClasses } from '~/components/ui/button'
 import type { TaskView } from '~/services/tasks/view'
@@ -14,6 +14,8 @@ export interface LoadedTask {
   isOwner: boolean
   canSetStatus: boolean
   isSignedIn: boolean
+  /** The viewer's date, `YYYY-MM-DD`, which the due date is read against. */
+  today: string
   discussion: Discussion
 }
 
@@ -50,6 +52,22 @@ export function TaskDetails({ modal, comments }: { modal: LoadedTask; comments?:
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         <dt className="text-muted-foreground">Visibility</dt>
         <dd>{task.isPublic ? 'Public' : 'Private'}</dd>
+        {task.dueDate ? (
+          <>
+            <dt className="text-muted-foreground">Due</dt>
+            <dd>
+              <DueBadge dueDate={task.dueDate} status={task.status} today={modal.today} />
+            </dd>
+          </>
+        ) : null}
+        {task.assigneeName ? (
+          <>
+            <dt className="text-muted-foreground">Assignee</dt>
+            <dd>
+              <Assignee name={task.assigneeName} image={task.assigneeImage} />
+            </dd>
+          </>
+        ) : null}
         <dt className="text-muted-foreground">Created by</dt>
         <dd>{task.ownerName || 'Unknown User'}</dd>
         {task.sharedWithNames.length > 0 ? (

@@ -41,6 +41,7 @@ test('a task to edit fills the form, each label naming its control, with the bro
     priority: 'high',
     status: 'In Progress',
     hrs: 3,
+    dueDate: '2026-12-03',
   })
   const html = renderToStaticMarkup(
     <TaskForm
@@ -55,6 +56,7 @@ test('a task to edit fills the form, each label naming its control, with the bro
     const tag = new RegExp(`<(input|textarea|select)[^>]*id="${id}"[^>]*>`).exec(html)?.[0] ?? ''
     return tag
   }
+  expect(control('Due date')).toMatch(/type="date" .*name="dueDate" .*value="2026-12-03"/)
   expect(control('Title')).toMatch(/name="text"/)
   expect(control('Title')).toMatch(/value="Draft the agenda"/)
   expect(control('Title')).toMatch(/required="" .*minLength="3" maxLength="200"/)
@@ -84,6 +86,7 @@ test('each control of the form carries exactly the limits the schema sets for it
         priority: 'high',
         status: 'In Progress',
         hrs: 3,
+        dueDate: null,
       })}
       priorities={['high', 'medium', 'low']}
       statuses={['Not Started', 'In Progress', 'Completed']}
@@ -103,6 +106,7 @@ test('each control of the form carries exactly the limits the schema sets for it
     'priority',
     'status',
     'hrs',
+    'dueDate',
   ])
   for (const control of controls) {
     const field = schema.properties[control.name ?? ''] ?? {}

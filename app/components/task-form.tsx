@@ -26,7 +26,10 @@ export function ShareWithField({ meta }: { meta: FieldMeta & { allErrors?: Recor
 }
 
 /** The fields a task is created and edited with. */
-export type TaskFormFields = Record<'text' | 'details' | 'refLink' | 'priority' | 'status' | 'hrs', FieldMeta>
+export type TaskFormFields = Record<
+  'text' | 'details' | 'refLink' | 'priority' | 'status' | 'hrs' | 'dueDate',
+  FieldMeta
+>
 
 /**
  * The task's fields as the browser checks them where no script does: the limits the schema in
@@ -72,6 +75,7 @@ export function TaskForm({
         <SelectField label="Status" meta={fields.status} options={statuses} />
         <Field label="Hours" meta={fields.hrs} type="number" />
       </div>
+      <Field label="Due date" meta={fields.dueDate} type="date" />
     </>
   )
 }
@@ -79,7 +83,7 @@ export function TaskForm({
 /** A task's fields for a form without conform, filled with its values and the browser's checks. */
 export function plainTaskFields(
   idPrefix: string,
-  task: Pick<TaskView, 'text' | 'details' | 'refLink' | 'priority' | 'status' | 'hrs'>,
+  task: Pick<TaskView, 'text' | 'details' | 'refLink' | 'priority' | 'status' | 'hrs' | 'dueDate'>,
 ): TaskFormFields {
   const id = (name: string) => `${idPrefix}-${name}`
   return {
@@ -89,5 +93,6 @@ export function plainTaskFields(
     priority: plainField(id('priority'), 'priority', task.priority),
     status: plainField(id('status'), 'status', task.status),
     hrs: plainField(id('hrs'), 'hrs', String(task.hrs), TASK_FIELD_CONSTRAINTS.hrs),
+    dueDate: plainField(id('due'), 'dueDate', task.dueDate ?? ''),
   }
 }

@@ -147,7 +147,7 @@ describe('an answer’s shape, from its view’s fields, is part of its ETag', (
       expect((await answerThroughRpcRoute(request(etag))).status).toBe(304)
 
       // The next release adds a field to the view: same data, same version, another shape.
-      const nextRelease = { ...ANSWER_SHAPES, [path]: answerShape({ ...shape, dueDate: true }) }
+      const nextRelease = { ...ANSWER_SHAPES, [path]: answerShape({ ...shape, fieldOfTheNextRelease: true }) }
       const url = new URL(request().url)
       const caller = async () => toSessionUser(ada)
       const headers = { ifNoneMatch: etag, acceptEncoding: null }

@@ -39,6 +39,18 @@ export const HrsSchema = z.coerce
   .min(hrs.min, HRS_MESSAGE)
   .max(hrs.max, HRS_MESSAGE)
 
+const DUE_DATE_MESSAGE = 'Due date must be a real date (YYYY-MM-DD)'
+/** A calendar day, `YYYY-MM-DD`, that exists: no time, no zone (a datetime is refused). */
+export const DueDateSchema = z
+  .string({ error: DUE_DATE_MESSAGE })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, DUE_DATE_MESSAGE)
+  .refine((value) => {
+    const [year, month, day] = value.split('-').map(Number) as [number, number, number]
+    const date = new Date(Date.UTC(year, month - 1, day))
+    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  }, DUE_DATE_MESSAGE)
+
 export const ShareEmailsSchema = z
   .array(z.string().trim().toLowerCase().pipe(z.email('Enter valid e-mail addresses')))
   .max(MAX_SHARES, `Share with at most ${MAX_SHARES} people`)
@@ -62,6 +74,7 @@ export const TaskFieldsSchema = z.object({
   priority: PrioritySchema.default('medium'),
   status: StatusSchema.default('Not Started'),
   hrs: HrsSchema.default(1),
+  dueDate: z.preprocess(emptyToUndefined, DueDateSchema.optional()),
   isPublic: z
     .preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean())
     .default(false),
@@ -80,6 +93,8 @@ export const TaskUpdateSchema = z.object({
   priority: PrioritySchema.optional(),
   status: StatusSchema.optional(),
   hrs: HrsSchema.optional(),
+  /** Empty or null clears it. */
+  dueDate: z.preprocess((value) => (value === '' ? null : value), DueDateSchema.nullable().optional()),
   isPublic: z.preprocess(
     (value) => (value === 'on' || value === 'true' ? true : value === 'false' ? false : value),
     z.boolean().optional(),

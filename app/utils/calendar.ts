@@ -105,3 +105,8 @@ export const TIME_ZONE_COOKIE = 'tz'
  * so "this week" ends on the person's own Sunday night. Until it has run once, the zone is UTC.
  */
 export const timeZoneBootScript = `(()=>{try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z)document.cookie='${TIME_ZONE_COOKIE}='+encodeURIComponent(z)+';path=/;max-age=31536000;samesite=lax'}catch(e){}})()`
+
+/** Today's date in a zone, `YYYY-MM-DD`: what a due date is compared with. */
+export function todayIn(timeZone: string, now = Date.now()) {
+  return isoDate(localDateOf(now, timeZone))
+}

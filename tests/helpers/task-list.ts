@@ -3,6 +3,9 @@
  * (app/routes/tasks/+parts/task-group.tsx), and all that the list sends of a task.
  */
 export const TASK_LIST_ROW_FIELDS = [
+  'assigneeImage',
+  'assigneeName',
+  'dueDate',
   'hrs',
   'id',
   'isPublic',

@@ -29,6 +29,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { withSearchParams } from '~/utils/search-params'
+import { todayFor } from '~/utils/time-zone.server'
 import { useHydrated } from '~/utils/use-hydrated'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
@@ -53,7 +54,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     listTaskGroups(db, user, filters, { limit: PAGE_SIZE, offset: (filters.page - 1) * PAGE_SIZE }),
     listParentCandidates(db, user.id),
   ])
-  return { groups, parents, filters, pageCount: Math.max(1, Math.ceil(groups.mine.total / PAGE_SIZE)) }
+  return {
+    groups,
+    parents,
+    filters,
+    today: todayFor(request.headers),
+    pageCount: Math.max(1, Math.ceil(groups.mine.total / PAGE_SIZE)),
+  }
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -73,10 +80,10 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function TaskList({ loaderData, actionData: answered }: Route.ComponentProps) {
-  const { groups, filters, pageCount, parents } = loaderData
+  const { groups, filters, pageCount, parents, today } = loaderData
   const actionData = useKeptActionData(answered)
   const { isPaused } = useRevalidateOnTaskEvents()
-  const rows = useTaskRows()
+  const rows = useTaskRows(today)
   return (
     <main className="mx-auto grid max-w-6xl gap-8 px-4 py-10 lg:grid-cols-[22rem_1fr]">
       <aside className="order-2 lg:order-1">
@@ -215,6 +222,7 @@ function CreateTask({
     priority: field('priority', NEW_TASK.priority),
     status: field('status', NEW_TASK.status),
     hrs: field('hrs', NEW_TASK.hrs, TASK_FIELD_CONSTRAINTS.hrs),
+    dueDate: field('dueDate', ''),
   }
 
   return (

@@ -16,6 +16,7 @@ import { TASK_LIST_ITEM_FIELDS, type TaskView } from './view'
 // renders as its name alone, so `FROM ${tasks} ${subtask}` names the table before it.
 const subtask = alias(tasks, 'subtask')
 const sharer = alias(users, 'sharer')
+const assignee = alias(users, 'assignee')
 
 /** The fields of `TaskView` the service makes from `shares` for each viewer (toView). */
 type FromShares = 'sharedWith' | 'sharedWithNames'
@@ -31,6 +32,15 @@ export function taskViewColumns(viewer: ViewerInSql) {
     isPublic: tasks.isPublic,
     parentTaskId: tasks.parentTaskId,
     hrs: tasks.hrs,
+    dueDate: tasks.dueDate,
+    assigneeId: tasks.assigneeId,
+    // By primary key, so neither the view's statement nor the list's needs another join.
+    assigneeName: sql<
+      string | null
+    >`(SELECT ${assignee.name} FROM ${users} ${assignee} WHERE ${eq(assignee.id, tasks.assigneeId)})`,
+    assigneeImage: sql<
+      string | null
+    >`(SELECT ${assignee.image} FROM ${users} ${assignee} WHERE ${eq(assignee.id, tasks.assigneeId)})`,
     userId: tasks.userId,
     completedAt: tasks.completedAt,
     createdAt: tasks.createdAt,

@@ -35,7 +35,7 @@ const WRITTEN = {
   sharedWith: 'task_shares',
   id: 'set by the service',
   userId: 'set by the service',
-  dueDate: 'set by the service',
+  dueDate: 'column',
   assigneeId: 'set by the service',
   completedAt: 'set by the service',
   createdAt: 'set by the service',

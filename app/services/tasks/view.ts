@@ -19,6 +19,12 @@ export type TaskView = {
   sharedWithNames: string[]
   ownerName: string
   hrs: number
+  /** The calendar day it is due (`YYYY-MM-DD`), read in each viewer's own time zone. */
+  dueDate: string | null
+  /** Whom it is assigned to: its owner or someone it is shared with; null when nobody. */
+  assigneeId: string | null
+  assigneeName: string | null
+  assigneeImage: string | null
   userId: string
   completedAt: string | null
   createdAt: string
@@ -38,6 +44,9 @@ export const TASK_LIST_ITEM_FIELDS = [
   'ownerName',
   'subtaskCount',
   'subtasksCompleted',
+  'dueDate',
+  'assigneeName',
+  'assigneeImage',
 ] as const satisfies readonly (keyof TaskView)[]
 
 export type TaskListItem = Pick<TaskView, (typeof TASK_LIST_ITEM_FIELDS)[number]>

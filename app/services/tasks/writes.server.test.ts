@@ -71,6 +71,9 @@ describe('validation, as a door calls the service (parse, then the service)', ()
     ['8 hours', { hrs: '8' }, { hrs: 8 }],
     ['an https link', { refLink: 'https://example.com/a' }, { refLink: 'https://example.com/a' }],
     ['high priority, In Progress', { priority: 'high', status: 'In Progress' }, { priority: 'high' }],
+    ['a due date', { dueDate: '2026-12-03' }, { dueDate: '2026-12-03' }],
+    ['a leap day', { dueDate: '2028-02-29' }, { dueDate: '2028-02-29' }],
+    ['an empty due date', { dueDate: '' }, { dueDate: null }],
   ] as const)('%s is stored as given', async (_, input, stored) => {
     const task = await createTask(db, viewerOf(owner), fields({ text: 'Edge case', ...input }))
     expect(await taskRow(task.id)).toMatchObject(stored)
@@ -90,8 +93,26 @@ describe('validation, as a door calls the service (parse, then the service)', ()
     ['51 e-mails', { sharedWith: Array.from({ length: 51 }, (_, i) => `p${i}@example.com`) }],
     ['an unknown priority', { priority: 'urgent' }],
     ['an unknown status', { status: 'Done' }],
+    ['a due date with a time', { dueDate: '2026-12-03T10:00' }],
+    ['a due date with a zone', { dueDate: '2026-12-03Z' }],
+    ['a day that does not exist', { dueDate: '2026-02-30' }],
+    ['a month that does not exist', { dueDate: '2026-13-01' }],
+    ['a date written the American way', { dueDate: '12/03/2026' }],
   ])('%s never reaches the service: the parse refuses it', (_, input) => {
     expect(TaskFieldsSchema.safeParse({ text: 'Edge case', ...input }).success).toBe(false)
+  })
+
+  test('an update sets a due date, keeps it when not named, and clears it when empty', async () => {
+    const me = viewerOf(owner)
+    const task = await createTask(db, me, fields({ text: 'Due soon', dueDate: '2026-12-03' }))
+    expect(task.dueDate).toBe('2026-12-03')
+    await updateTask(db, me, task.id, TaskUpdateSchema.parse({ text: 'Due soon, renamed' }))
+    expect(await taskRow(task.id)).toMatchObject({ dueDate: '2026-12-03' })
+    await updateTask(db, me, task.id, TaskUpdateSchema.parse({ dueDate: '2027-01-04' }))
+    expect(await taskRow(task.id)).toMatchObject({ dueDate: '2027-01-04' })
+    await updateTask(db, me, task.id, TaskUpdateSchema.parse({ dueDate: '' }))
+    expect(await taskRow(task.id)).toMatchObject({ dueDate: null })
+    expect(TaskUpdateSchema.safeParse({ dueDate: '2027-01-04T00:00:00Z' }).success).toBe(false)
   })
 
   test('sharing with your own address is Invalid, whatever its case, and writes nothing', async () => {

@@ -1,10 +1,10 @@
 import type { ChangeEvent, MouseEvent, ReactNode } from 'react'
 import { useFetchers, useLocation, useNavigate, useSubmit } from 'react-router'
 import { ListActionForm, useListFormFields } from '~/components/action-form'
-import { PriorityBadge, StatusBadge } from '~/components/task-badges'
+import { Assignee, DueBadge, PriorityBadge, StatusBadge } from '~/components/task-badges'
 import { Button } from '~/components/ui/button'
 import { Select } from '~/components/ui/select'
-import { STATUSES } from '~/domain/constants'
+import { STATUSES, type Status } from '~/domain/constants'
 import type { TaskListItem } from '~/services/tasks/view'
 import { withSearchParams } from '~/utils/search-params'
 
@@ -51,19 +51,20 @@ export function TaskGroup({
  * place and post a status as a fetcher would: a plain left click navigates within the app like a
  * `<Link>`, anything else (a new tab, a download) is the browser's.
  */
-export function useTaskRows() {
+export function useTaskRows(today: string) {
   const location = useLocation()
   const navigate = useNavigate()
   const submit = useSubmit()
   const fetchers = useFetchers()
   // Optimistic: while a change is on its way, its row already shows the new status.
-  const pendingStatus = new Map<string, string>()
+  const pendingStatus = new Map<string, Status>()
   for (const fetcher of fetchers) {
     const taskId = fetcher.key.startsWith(STATUS_FETCHER) ? fetcher.formData?.get('taskId') : null
-    const status = fetcher.formData?.get('status')
-    if (typeof taskId === 'string' && typeof status === 'string') pendingStatus.set(taskId, status)
+    const status = STATUSES.find((each) => each === fetcher.formData?.get('status'))
+    if (typeof taskId === 'string' && status) pendingStatus.set(taskId, status)
   }
   return {
+    today,
     form: useListFormFields(true),
     hrefOf: (taskId: string) => withSearchParams(location, { task: taskId }),
     statusOf: (task: TaskListItem) => pendingStatus.get(task.id) ?? task.status,
@@ -108,8 +109,17 @@ function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
           {task.subtaskCount > 0 ? (
             <span>{`${task.subtasksCompleted}/${task.subtaskCount} subtasks done`}</span>
           ) : null}
+          {task.dueDate ? (
+            <DueBadge dueDate={task.dueDate} status={rows.statusOf(task)} today={rows.today} />
+          ) : null}
           {task.isPublic ? <span>Public</span> : null}
           <span>{`by ${task.ownerName}`}</span>
+          {task.assigneeName ? (
+            <span className="inline-flex items-center gap-1">
+              <span className="sr-only">Assigned to</span>
+              <Assignee name={task.assigneeName} image={task.assigneeImage} />
+            </span>
+          ) : null}
         </div>
       </div>
       <ListActionForm

@@ -1,0 +1,41 @@
+import type { Status } from '~/domain/constants'
+
+/**
+ * How a due date reads beside a task: "Due Thu, Dec 3", "Due today", or "Overdue" once the day
+ * has passed in the viewer's own time zone and the task is not Completed. `today` is the viewer's
+ * date (`YYYY-MM-DD`), which the loader works out from the time zone the browser reports, so the
+ * server's render and the browser's agree. Dates of another year name the year.
+ */
+export type DueState = 'overdue' | 'today' | 'later'
+
+const weekdayMonthDay = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+})
+const withYear = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
+function asUtcDate(isoDate: string) {
+  const [year = 1970, month = 1, day = 1] = isoDate.split('-').map(Number)
+  return new Date(Date.UTC(year, month - 1, day))
+}
+
+export function dueStateOf(dueDate: string, status: Status, today: string): DueState {
+  if (dueDate === today) return 'today'
+  return dueDate < today && status !== 'Completed' ? 'overdue' : 'later'
+}
+
+export function describeDue(dueDate: string, status: Status, today: string) {
+  const state = dueStateOf(dueDate, status, today)
+  if (state === 'overdue') return { state, label: 'Overdue' }
+  if (state === 'today') return { state, label: 'Due today' }
+  const format = dueDate.slice(0, 4) === today.slice(0, 4) ? weekdayMonthDay : withYear
+  return { state, label: `Due ${format.format(asUtcDate(dueDate))}` }
+}
