@@ -1,4 +1,5 @@
 import type { Status } from '~/domain/constants'
+import { addDays, isoDate, type LocalDate, mondayOf } from './calendar'
 
 /**
  * How a due date reads beside a task: "Due Thu, Dec 3", "Due today", or "Overdue" once the day
@@ -22,8 +23,8 @@ const withYear = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 })
 
-function asUtcDate(isoDate: string) {
-  const [year = 1970, month = 1, day = 1] = isoDate.split('-').map(Number)
+function asUtcDate(isoDay: string) {
+  const { year, month, day } = localDate(isoDay)
   return new Date(Date.UTC(year, month - 1, day))
 }
 
@@ -38,4 +39,18 @@ export function describeDue(dueDate: string, status: Status, today: string) {
   if (state === 'today') return { state, label: 'Due today' }
   const format = dueDate.slice(0, 4) === today.slice(0, 4) ? weekdayMonthDay : withYear
   return { state, label: `Due ${format.format(asUtcDate(dueDate))}` }
+}
+
+function localDate(isoDay: string): LocalDate {
+  const [year = 1970, month = 1, day = 1] = isoDay.split('-').map(Number)
+  return { year, month, day }
+}
+
+/**
+ * The week `today` is in, Monday to Sunday, as `YYYY-MM-DD`: what "due this week" means on the
+ * list's filter and the dashboard's count.
+ */
+export function weekAround(today: string) {
+  const monday = mondayOf(localDate(today))
+  return { start: isoDate(monday), end: isoDate(addDays(monday, 6)) }
 }

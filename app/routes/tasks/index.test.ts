@@ -4,6 +4,7 @@ import { signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { callLoader } from '../../../tests/helpers/route'
 import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
+import { todayIn } from '~/utils/calendar'
 import { loader } from './index'
 
 /**
@@ -52,8 +53,45 @@ describe('/task loader', () => {
       headers: { Cookie: browser.cookie },
     })
 
-    expect(data.filters).toEqual({ status: 'Completed', priority: undefined, page: 1 })
+    expect(data.filters).toEqual({
+      status: 'Completed',
+      priority: undefined,
+      due: undefined,
+      assignee: undefined,
+      sort: undefined,
+      page: 1,
+    })
     expect(data.groups.mine.tasks.map((row) => row.text)).toEqual(['Done already'])
     expect(data.groups.mine.total).toBe(1)
+  })
+
+  test('overdue is by the viewer’s own today, from the time zone their browser reports', async () => {
+    // Kiritimati (UTC+14) and Pago Pago (UTC−11) are always on different days.
+    const ahead = 'Pacific/Kiritimati'
+    const behind = 'Pacific/Pago_Pago'
+    const grace = await createUser(db)
+    await createTask(db, { userId: grace.id, text: 'Due where it is still today', dueDate: todayIn(behind) })
+    await createTask(db, { userId: grace.id, text: 'Undated' })
+    const browser = await signedInBrowser(db, grace.id)
+    const overdueIn = async (zone: string) => {
+      const { data } = await callLoader(loader, {
+        url: '/task?due=overdue',
+        headers: { Cookie: `${browser.cookie}; tz=${encodeURIComponent(zone)}` },
+      })
+      expect(data.today).toBe(todayIn(zone))
+      return data.groups.mine.tasks.map((row) => row.text)
+    }
+    expect(await overdueIn(ahead)).toEqual(['Due where it is still today'])
+    expect(await overdueIn(behind)).toEqual([])
+  })
+
+  test('sorted by due date, the undated come last', async () => {
+    const grace = await createUser(db)
+    await createTask(db, { userId: grace.id, text: 'Later', dueDate: '2031-05-02' })
+    await createTask(db, { userId: grace.id, text: 'Undated' })
+    await createTask(db, { userId: grace.id, text: 'Sooner', dueDate: '2031-05-01' })
+    const browser = await signedInBrowser(db, grace.id)
+    const { data } = await callLoader(loader, { url: '/task?sort=due', headers: { Cookie: browser.cookie } })
+    expect(data.groups.mine.tasks.map((row) => row.text)).toEqual(['Sooner', 'Later', 'Undated'])
   })
 })

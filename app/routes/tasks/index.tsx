@@ -13,6 +13,7 @@ import {
   plainField,
   repliedField,
   SelectField,
+  type SelectOption,
 } from '~/components/forms'
 import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
 import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
@@ -43,22 +44,35 @@ const PAGE_SIZE = 50
 const FiltersSchema = z.object({
   status: StatusSchema.optional().catch(undefined),
   priority: PrioritySchema.optional().catch(undefined),
+  due: z.enum(['overdue', 'week']).optional().catch(undefined),
+  assignee: z.enum(['me']).optional().catch(undefined),
+  sort: z.enum(['due']).optional().catch(undefined),
   page: z.coerce.number().int().min(1).catch(1),
 })
+
+/** The list's "Due", "Assigned to" and "Sort" choices: each a value of the URL and its label. */
+const DUE_OPTIONS = [
+  { value: 'overdue', label: 'Overdue' },
+  { value: 'week', label: 'Due this week' },
+]
+const ASSIGNEE_OPTIONS = [{ value: 'me', label: 'Me' }]
+const SORT_OPTIONS = [{ value: 'due', label: 'Due date' }]
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, url)
   const filters = FiltersSchema.parse(Object.fromEntries(url.searchParams))
   const db = database()
+  const today = todayFor(request.headers)
+  const page = { limit: PAGE_SIZE, offset: (filters.page - 1) * PAGE_SIZE }
   const [groups, parents] = await Promise.all([
-    listTaskGroups(db, user, filters, { limit: PAGE_SIZE, offset: (filters.page - 1) * PAGE_SIZE }),
+    listTaskGroups(db, user, filters, page, today),
     listParentCandidates(db, user.id),
   ])
   return {
     groups,
     parents,
     filters,
-    today: todayFor(request.headers),
+    today,
     pageCount: Math.max(1, Math.ceil(groups.mine.total / PAGE_SIZE)),
   }
 }
@@ -95,16 +109,14 @@ export default function TaskList({ loaderData, actionData: answered }: Route.Com
             <h1 className="text-2xl font-semibold">Task List</h1>
             <LiveUpdatesPaused isPaused={isPaused} />
           </div>
-          <Filters status={filters.status} priority={filters.priority} />
+          <Filters filters={filters} />
         </div>
         <TaskGroup
           title="My tasks"
           tasks={groups.mine.tasks}
           rows={rows}
           empty={
-            filters.status || filters.priority
-              ? 'No tasks match these filters.'
-              : 'No tasks yet. Create your first one.'
+            isFiltered(filters) ? 'No tasks match these filters.' : 'No tasks yet. Create your first one.'
           }
           footer={
             pageCount > 1 ? (
@@ -129,15 +141,29 @@ export default function TaskList({ loaderData, actionData: answered }: Route.Com
   )
 }
 
-function Filters({ status, priority }: { status?: string; priority?: string }) {
+type ListFilters = z.output<typeof FiltersSchema>
+
+const isFiltered = ({ status, priority, due, assignee }: ListFilters) =>
+  Boolean(status || priority || due || assignee)
+
+function Filters({ filters }: { filters: ListFilters }) {
   return (
     <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Filter tasks">
-      <FilterSelect name="status" label="Status" value={status} options={STATUSES} />
-      <FilterSelect name="priority" label="Priority" value={priority} options={PRIORITIES} />
+      <FilterSelect name="status" label="Status" value={filters.status} options={STATUSES} />
+      <FilterSelect name="priority" label="Priority" value={filters.priority} options={PRIORITIES} />
+      <FilterSelect name="due" label="Due" value={filters.due} options={DUE_OPTIONS} />
+      <FilterSelect
+        name="assignee"
+        label="Assigned to"
+        value={filters.assignee}
+        options={ASSIGNEE_OPTIONS}
+        empty="Anyone"
+      />
+      <FilterSelect name="sort" label="Sort" value={filters.sort} options={SORT_OPTIONS} empty="Newest" />
       <Button type="submit" variant="outline">
         Filter
       </Button>
-      {status || priority ? (
+      {isFiltered(filters) || filters.sort ? (
         <Link to="/task" className={buttonClasses('ghost')}>
           Clear
         </Link>
@@ -151,18 +177,21 @@ function FilterSelect({
   label,
   value,
   options,
+  empty = 'All',
 }: {
   name: string
   label: string
   value?: string
-  options: readonly string[]
+  options: readonly SelectOption[]
+  /** What the choice of none is called. */
+  empty?: string
 }) {
   return (
     <SelectField
       label={label}
       meta={plainField(`filter-${name}`, name, value ?? '')}
       options={options}
-      emptyOption="All"
+      emptyOption={empty}
     />
   )
 }

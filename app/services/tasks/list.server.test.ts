@@ -46,7 +46,12 @@ describe('lists', () => {
     priority: (typeof PRIORITIES)[number]
     createdAt: number
     parentTaskId: string | null
+    dueDate: string | null
+    assigneeId: string | null
   }
+  /** The viewers' today in these cases: a Wednesday, so its week runs from 2026-03-09 to 2026-03-15. */
+  const TODAY = '2026-03-11'
+  const DUE_DATES = [null, '2026-03-02', '2026-03-09', '2026-03-10', TODAY, '2026-03-15', '2026-03-16', null]
   const world: Modelled[] = []
 
   beforeAll(async () => {
@@ -80,6 +85,9 @@ describe('lists', () => {
           status: STATUSES[Math.floor(i / 2) % 3],
           priority: PRIORITIES[i % 3],
           createdAt: new Date(base + tick * 1000),
+          dueDate: DUE_DATES[i % DUE_DATES.length],
+          // Some its owner's, some a person it is shared with's (the first, when verified).
+          assigneeId: i % 6 === 0 ? owner.id : i % 4 === 0 ? (others[0]?.id ?? null) : null,
         })
         await insertShares(s, row.id, shares)
         world.push({ ...row, createdAt: row.createdAt.getTime(), shares })
@@ -100,20 +108,41 @@ describe('lists', () => {
 
   afterAll(() => scratch.close())
 
-  type Filters = { status?: Modelled['status']; priority?: Modelled['priority'] }
+  type Filters = {
+    status?: Modelled['status']
+    priority?: Modelled['priority']
+    due?: 'overdue' | 'week'
+    assignee?: 'me'
+    sort?: 'due'
+  }
+
+  /** Whether a task passes the filters, written plainly (due dates against TODAY). */
+  function filterOf(viewer: UserRow, filters: Filters) {
+    const isOpen = (task: Modelled) => task.status !== 'Completed'
+    const due = (task: Modelled) => task.dueDate ?? ''
+    return (task: Modelled) =>
+      (!filters.status || task.status === filters.status) &&
+      (!filters.priority || task.priority === filters.priority) &&
+      (filters.due !== 'overdue' || (task.dueDate !== null && due(task) < TODAY && isOpen(task))) &&
+      (filters.due !== 'week' || (due(task) >= '2026-03-09' && due(task) <= '2026-03-15' && isOpen(task))) &&
+      (!filters.assignee || task.assigneeId === viewer.id)
+  }
 
   /** The task list (docs/product-rules.md §1), written plainly: what each group should hold, newest first. */
   function expectedGroups(viewer: UserRow, filters: Filters = {}) {
-    const passes = (task: Modelled) =>
-      (!filters.status || task.status === filters.status) &&
-      (!filters.priority || task.priority === filters.priority)
+    const passes = filterOf(viewer, filters)
+    const due = (task: Modelled) => task.dueDate ?? ''
     const sharedWithMe = (task: Modelled) =>
       task.userId !== viewer.id && viewer.emailVerifiedAt !== null && task.shares.includes(viewer.email)
     const newestFirst = (a: Modelled, b: Modelled) => b.createdAt - a.createdAt || (b.id < a.id ? -1 : 1)
+    const byDueDate = (a: Modelled, b: Modelled) =>
+      Number(a.dueDate === null) - Number(b.dueDate === null) ||
+      due(a).localeCompare(due(b)) ||
+      newestFirst(a, b)
     const ids = (list: Modelled[]) =>
       list
         .filter(passes)
-        .sort(newestFirst)
+        .sort(filters.sort === 'due' ? byDueDate : newestFirst)
         .map((task) => task.id)
     return {
       mine: ids(world.filter((task) => task.userId === viewer.id && task.parentTaskId === null)),
@@ -124,22 +153,34 @@ describe('lists', () => {
             task.isPublic && task.userId !== viewer.id && task.parentTaskId === null && !sharedWithMe(task),
         ),
       ),
-      visible: ids(world.filter((task) => task.userId === viewer.id || task.isPublic || sharedWithMe(task))),
+      // task.getAll's order is always newest first.
+      visible: world
+        .filter((task) => (task.userId === viewer.id || task.isPublic || sharedWithMe(task)) && passes(task))
+        .sort(newestFirst)
+        .map((task) => task.id),
     }
   }
 
   async function actualGroups(viewer: UserRow, filters: Filters = {}) {
-    const groups = await listTaskGroups(scratch.db, viewerOf(viewer), filters, { limit: 1000, offset: 0 })
+    const groups = await listTaskGroups(
+      scratch.db,
+      viewerOf(viewer),
+      filters,
+      { limit: 1000, offset: 0 },
+      TODAY,
+    )
+    const passes = filterOf(viewer, filters)
+    const modelOf = new Map(world.map((task) => [task.id, task]))
     return {
       mine: groups.mine.tasks.map((task) => task.id),
       shared: groups.shared.map((task) => task.id),
       public: groups.public.map((task) => task.id),
+      // task.getAll has no filters: filtered here as the model filters, in its own order.
       visible: (await listVisibleTasks(scratch.db, viewerOf(viewer)))
-        .filter(
-          (task) =>
-            (!filters.status || task.status === filters.status) &&
-            (!filters.priority || task.priority === filters.priority),
-        )
+        .filter((task) => {
+          const modelled = modelOf.get(task.id)
+          return modelled !== undefined && passes(modelled)
+        })
         .map((task) => task.id),
       total: groups.mine.total,
     }
@@ -177,6 +218,14 @@ describe('lists', () => {
     { priority: 'high' },
     { priority: 'low' },
     { status: 'In Progress', priority: 'medium' },
+    { due: 'overdue' },
+    { due: 'week' },
+    { assignee: 'me' },
+    { due: 'week', assignee: 'me' },
+    { due: 'overdue', priority: 'high' },
+    { sort: 'due' },
+    { sort: 'due', assignee: 'me' },
+    { status: 'Completed', due: 'week' },
   ] as const)('filters every group by %o', async (filters) => {
     for (const person of people) {
       const expected = expectedGroups(person, filters)

@@ -1,8 +1,10 @@
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, lt, lte, ne, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
+import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
+import { weekAround } from '~/utils/due-date'
 import type { Actor } from '../session-user'
 import { taskListItemColumns } from './columns.server'
 import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
@@ -10,7 +12,18 @@ import type { TaskListItem } from './view'
 
 /** The task list page's groups, read by four statements prepared once per filter shape. */
 
-export type TaskFilters = { status?: Status; priority?: Priority }
+/**
+ * What the list may be narrowed to, each in the URL: a status, a priority, what is overdue or due
+ * this week (not Completed, by the viewer's own today), what is assigned to the viewer; and its
+ * order, newest first or by due date (undated last).
+ */
+export type TaskFilters = {
+  status?: Status
+  priority?: Priority
+  due?: 'overdue' | 'week'
+  assignee?: 'me'
+  sort?: 'due'
+}
 
 export type TaskGroups = {
   mine: { tasks: TaskListItem[]; total: number }
@@ -22,36 +35,50 @@ export type TaskGroups = {
 const list = {
   status: sql.placeholder('status'),
   priority: sql.placeholder('priority'),
+  today: sql.placeholder('today'),
+  weekStart: sql.placeholder('weekStart'),
+  weekEnd: sql.placeholder('weekEnd'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
 }
 
 /**
- * The task list's four statements for one filter shape (which of status and priority is set),
+ * The task list's four statements for one filter shape (which filters are set, and the order),
  * built with placeholders. The viewer's unverified or absent address is NULL, which equals
- * nothing, so one statement serves every viewer; only the shape changes the SQL, so there are at
- * most four sets per database, each built on first use.
+ * nothing, so one statement serves every viewer; only the shape changes the SQL, so each set is
+ * built once per database, on first use.
  */
 function buildListStatements(db: Database, shape: FilterShape) {
+  const open = ne(tasks.status, 'Completed')
   const filter = and(
-    shape.hasStatus ? eq(tasks.status, list.status) : undefined,
-    shape.hasPriority ? eq(tasks.priority, list.priority) : undefined,
+    shape.status ? eq(tasks.status, list.status) : undefined,
+    shape.priority ? eq(tasks.priority, list.priority) : undefined,
+    shape.due === 'overdue' ? and(lt(tasks.dueDate, list.today), open) : undefined,
+    shape.due === 'week'
+      ? and(gte(tasks.dueDate, list.weekStart), lte(tasks.dueDate, list.weekEnd), open)
+      : undefined,
+    shape.assignee ? eq(tasks.assigneeId, viewerPlaceholders.id) : undefined,
   )
+  // By due date, the undated last; newest first among equals, as the list is otherwise.
+  const order =
+    shape.sort === 'due'
+      ? [sql`${tasks.dueDate} IS NULL`, asc(tasks.dueDate), desc(tasks.createdAt), desc(tasks.id)]
+      : [desc(tasks.createdAt), desc(tasks.id)]
   const topLevel = sql`${tasks.parentTaskId} IS NULL`
   const mineWhere = and(eq(tasks.userId, viewerPlaceholders.id), topLevel, filter)
   return {
     mine: selectListItems(db, mineWhere)
-      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .orderBy(...order)
       .limit(list.limit)
       .offset(list.offset)
       .prepare(),
     mineCount: db.select({ total: sql<number>`count(*)` }).from(tasks).where(mineWhere).prepare(),
     shared: selectListItems(db, and(ruleSql('sharedWith', viewerPlaceholders), filter))
-      .orderBy(desc(tasks.createdAt))
+      .orderBy(...order)
       .limit(200)
       .prepare(),
     public: selectListItems(db, and(ruleSql('publicToThem', viewerPlaceholders), topLevel, filter))
-      .orderBy(desc(tasks.createdAt))
+      .orderBy(...order)
       .limit(200)
       .prepare(),
   }
@@ -66,14 +93,27 @@ function selectListItems(db: Database, where: SQL | undefined) {
     .where(where)
 }
 
-type FilterShape = { hasStatus: boolean; hasPriority: boolean }
+/** Which filters are set (not their values, which are bound) and the order: what changes the SQL. */
+type FilterShape = {
+  status: boolean
+  priority: boolean
+  due: TaskFilters['due']
+  assignee: boolean
+  sort: TaskFilters['sort']
+}
 type ListStatements = ReturnType<typeof buildListStatements>
 
 const listStatements = preparedPerDatabase((db) => {
   const byShape = new Map<string, ListStatements>()
   return (filters: TaskFilters) => {
-    const shape = { hasStatus: filters.status !== undefined, hasPriority: filters.priority !== undefined }
-    const key = `${shape.hasStatus}:${shape.hasPriority}`
+    const shape: FilterShape = {
+      status: filters.status !== undefined,
+      priority: filters.priority !== undefined,
+      due: filters.due,
+      assignee: filters.assignee === 'me',
+      sort: filters.sort,
+    }
+    const key = JSON.stringify(shape)
     let statements = byShape.get(key)
     if (!statements) {
       statements = buildListStatements(db, shape)
@@ -100,12 +140,17 @@ export async function listTaskGroups(
   viewer: Actor,
   filters: TaskFilters = {},
   page: { limit: number; offset: number } = { limit: 50, offset: 0 },
+  today = todayIn(DEFAULT_TIME_ZONE),
 ): Promise<TaskGroups> {
   const statements = listStatements(db)(filters)
+  const week = weekAround(today)
   const params = {
     ...viewerParams(viewer),
     status: filters.status ?? null,
     priority: filters.priority ?? null,
+    today,
+    weekStart: week.start,
+    weekEnd: week.end,
     ...page,
   }
   const [mine, [mineCount], shared, publicTasks] = await Promise.all([
