@@ -5,6 +5,7 @@ import { startAnswer } from '~/services/assistant/generate.server'
 import { chatModel } from '~/services/assistant/model.server'
 import { ChatRequestSchema } from '~/services/chat-schemas'
 import { tailStream } from '~/services/chat-streams.server'
+import { timeZoneFrom } from '~/utils/time-zone.server'
 import { requireApiUser } from './+parts/chat-door.server'
 import type { Route } from './+types/chat'
 
@@ -29,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const db = database()
   try {
-    const streamId = await startAnswer(db, user, parsed.data, chatModel())
+    const streamId = await startAnswer(db, user, parsed.data, chatModel(), timeZoneFrom(request.headers))
     return createUIMessageStreamResponse({ stream: tailStream(db, streamId) })
   } catch (error) {
     const { reason, init } = refusalFor(error)

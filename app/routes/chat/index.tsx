@@ -11,6 +11,7 @@ import { requestStop, runningStream, waitForStream } from '~/services/chat-strea
 import { type ChatSummary, getOwnChat, listSavedChats } from '~/services/chats.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
+import { timeZoneFrom } from '~/utils/time-zone.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
 import { z } from '~/utils/zod'
 import { Conversation } from './+parts/conversation'
@@ -82,6 +83,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
                 approvals: [{ id: input.approvalId, approved: input.approved }],
               },
         chatModel(),
+        timeZoneFrom(request.headers),
       )
       await waitForStream(db, streamId)
       return redirect(`/chat/${encodeURIComponent(input.chatId)}`)

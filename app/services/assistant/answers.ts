@@ -17,6 +17,9 @@ export const HELP_ANSWER = `I answer from your tasks and the docs. Try:
 - List my high priority tasks
 - Find tasks about invoices
 - Summarise my week
+- What is due this week?
+- What is overdue?
+- What is assigned to me?
 - What do the docs say about sharing?
 - Create a task called Write the report
 - Mark Write the report as done
@@ -25,7 +28,8 @@ ${NO_MODEL_NOTICE}`
 
 export type ToolOutcome = { toolName: string; output?: unknown; denied?: true; error?: string }
 
-type Line = Pick<AssistantTask, 'text' | 'status' | 'priority' | 'link'>
+type Line = Pick<AssistantTask, 'text' | 'status' | 'priority' | 'link'> &
+  Partial<Pick<AssistantTask, 'dueDate'>>
 type Listed = { total: number; tasks: Line[] }
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
@@ -33,7 +37,10 @@ const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>])/g, '\\$1')
 const taskLink = (task: Pick<Line, 'text' | 'link'>) => `[${escapeMarkdown(task.text)}](${task.link})`
 
 function bullets({ total, tasks }: Listed) {
-  const lines = tasks.map((task) => `- ${taskLink(task)} — ${task.status}, ${task.priority} priority`)
+  const lines = tasks.map(
+    (task) =>
+      `- ${taskLink(task)} — ${task.status}, ${task.priority} priority${task.dueDate ? `, due ${task.dueDate}` : ''}`,
+  )
   if (total > tasks.length) lines.push(`\nShowing the ${tasks.length} most recently changed.`)
   return lines.join('\n')
 }
@@ -45,6 +52,13 @@ function describeFilter(intent: Extract<Intent, { kind: 'list' }>) {
   ]
   if (!parts[0] && !parts[1]) return ''
   return ` ${[parts[0] ? `of ${parts[0]}` : null, parts[1] ? `in ${parts[1]}` : null].filter(Boolean).join(' ')}`
+}
+
+/** "overdue", "due this week and assigned to you", …: what a due question asked for. */
+function describeDue(intent: Extract<Intent, { kind: 'due' }>) {
+  const when = { overdue: 'overdue', today: 'due today', thisWeek: 'due this week' } as const
+  const parts = [intent.due ? when[intent.due] : null, intent.assignedToMe ? 'assigned to you' : null]
+  return parts.filter(Boolean).join(' and ')
 }
 
 export function composeAnswer(intent: Intent, outcome: ToolOutcome): string {
@@ -72,6 +86,11 @@ export function composeAnswer(intent: Intent, outcome: ToolOutcome): string {
         const done = listed.tasks.filter((task) => task.status === 'Completed').length
         const moving = listed.tasks.filter((task) => task.status === 'In Progress').length
         return `In the last 7 days you worked on **${plural(listed.total, 'task')}**: ${done} completed, ${moving} in progress, ${listed.total - done - moving} not started.\n\n${bullets(listed)}`
+      }
+      if (intent.kind === 'due') {
+        const what = describeDue(intent)
+        if (listed.total === 0) return `Nothing is ${what}.`
+        return `**${plural(listed.total, 'task')}** ${listed.total === 1 ? 'is' : 'are'} ${what}:\n\n${bullets(listed)}`
       }
       const filter = intent.kind === 'list' ? describeFilter(intent) : ''
       if (listed.total === 0) return `You have no tasks${filter}.`

@@ -7,6 +7,7 @@ import { resetEnvForTests } from '~/env.server'
 import { waitForStream } from '~/services/chat-streams.server'
 import { getOwnChat, textOf } from '~/services/chats.server'
 import { toSessionUser } from '~/services/sessions.server'
+import { todayIn } from '~/utils/calendar'
 import { type ContentFolder, createContentFolder } from '../../../tests/helpers/content'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { NO_MODEL_NOTICE } from './answers'
@@ -35,12 +36,13 @@ async function fixture() {
       priority: 'high',
       updatedAt: old,
       createdAt: old,
+      dueDate: '2020-01-06',
     },
     { text: 'Plan the offsite', status: 'Not Started', priority: 'low', updatedAt: old, createdAt: old },
     { text: 'Review invoice template', status: 'Not Started', priority: 'medium' },
     { text: 'Write the quarterly report', status: 'In Progress', priority: 'high' },
-    { text: 'Fix the login bug', status: 'In Progress', priority: 'medium' },
-    { text: 'Book flights', status: 'Completed', priority: 'low' },
+    { text: 'Fix the login bug', status: 'In Progress', priority: 'medium', dueDate: todayIn('UTC') },
+    { text: 'Book flights', status: 'Completed', priority: 'low', dueDate: '2020-01-06' },
   ] as const
   for (const task of mine) await createTask(db(), { userId: owner.id, ...task })
   // Others' tasks the owner can see (public, shared with them) are still not "my tasks".
@@ -126,6 +128,18 @@ describe('the built-in assistant answers from the person’s own tasks', () => {
       /^In the last 7 days you worked on \*\*4 tasks\*\*: 1 completed, 2 in progress, 1 not started\./,
     )
     expect(answer).not.toContain('Plan the offsite')
+  })
+
+  test('what is overdue and what is due today: by the day, never a Completed task', async () => {
+    const overdue = await ask('What is overdue?')
+    expect(overdue.answer).toMatch(/^\*\*1 task\*\* is overdue:/)
+    expect(overdue.answer).toContain('Send the invoice to ACME')
+    expect(overdue.answer).toContain('due 2020-01-06')
+    expect(overdue.answer).not.toContain('Book flights')
+    const today = await ask('What is due today?')
+    expect(today.answer).toMatch(/^\*\*1 task\*\* is due today:/)
+    expect(today.answer).toContain('Fix the login bug')
+    expect((await ask('What is assigned to me?')).answer).toBe('Nothing is assigned to you.')
   })
 
   test('quotes the docs and links the page', async () => {

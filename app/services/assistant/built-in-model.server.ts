@@ -75,6 +75,10 @@ function firstCall(intent: Intent): ToolCall | null {
       return { toolName: 'searchDocs', input: { query: intent.query } }
     case 'week':
       return { toolName: 'listMyTasks', input: { changedWithinDays: 7 } }
+    case 'due': {
+      const { kind: _kind, ...filters } = intent
+      return { toolName: 'listMyTasks', input: filters }
+    }
     case 'count':
       return { toolName: 'getMyStats', input: {} }
     case 'list': {

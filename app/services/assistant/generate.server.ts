@@ -20,6 +20,7 @@ import {
 import { consumeChatMessage, createChat, getOwnChat, saveMessages } from '~/services/chats.server'
 import { Conflict, Invalid } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
+import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { chatTools } from './tools.server'
 
 /**
@@ -35,10 +36,12 @@ const MAX_STEPS = 5
 
 export const GENERATION_FAILED = 'The assistant could not answer. Try again in a moment.'
 
-function systemPrompt(user: SessionUser, now = new Date()) {
+function systemPrompt(user: SessionUser, timeZone: string, now = Date.now()) {
+  const today = todayIn(timeZone, now)
+  const weekday = new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone }).format(now)
   return [
     `You are Threadwork's assistant, talking with ${user.name || 'a Threadwork user'}.`,
-    `Today is ${now.toISOString().slice(0, 10)}.`,
+    `Today is ${weekday}, ${today}, in their time zone (${timeZone}); due dates are calendar days in it.`,
     'Answer from their tasks and the Threadwork docs through the tools; never invent tasks, counts or doc content.',
     'When you quote the docs, link the page. Keep answers short and use markdown lists for tasks.',
     'Creating a task or changing a status asks the person to approve it; say what you will do.',
@@ -116,11 +119,13 @@ export async function startAnswer(
   user: SessionUser,
   request: ChatRequest,
   model: LanguageModelV3,
+  /** The person's time zone, which "today", "overdue" and "this week" are read in. */
+  timeZone = DEFAULT_TIME_ZONE,
 ): Promise<string> {
   // Checked first so a refused request costs no message; openStream checks again, atomically.
   if (await runningStream(db, request.chatId)) throw new Conflict(ONE_GENERATION_AT_A_TIME)
   if (request.trigger !== 'approve-tools') await consumeChatMessage(db, user)
-  const tools = chatTools(db, user)
+  const tools = chatTools(db, user, timeZone)
   const { messages, fromPosition } = await conversationFor(db, user, request)
   // The saved parts are checked against the tools' schemas before any model sees them. (The
   // cast: validateUIMessages types its tools loosely, as `Tool<unknown, unknown>`.)
@@ -136,7 +141,7 @@ export async function startAnswer(
   let finished: UIMessage[] = validated
   const result = streamText({
     model,
-    system: systemPrompt(user),
+    system: systemPrompt(user, timeZone),
     messages: await convertToModelMessages(validated, { tools }),
     tools,
     stopWhen: stepCountIs(MAX_STEPS),

@@ -9,6 +9,7 @@ export type Intent =
   | { kind: 'create'; title: string; priority?: Priority }
   | { kind: 'set-status'; query: string; status: Status }
   | { kind: 'docs'; query: string }
+  | { kind: 'due'; due?: 'overdue' | 'today' | 'thisWeek'; assignedToMe?: true }
   | { kind: 'week' }
   | { kind: 'count' }
   | { kind: 'list'; status?: Status; priority?: Priority }
@@ -27,6 +28,15 @@ export function statusIn(text: string): Status | undefined {
 
 export function priorityIn(text: string): Priority | undefined {
   return text.match(/\b(high|medium|low)(?:[- ]priority)?\b/i)?.[1]?.toLowerCase() as Priority | undefined
+}
+
+/** "overdue", "due today", "due this week": which due tasks a question asks for. */
+function dueIn(text: string) {
+  if (/\b(?:overdue|late|past due)\b/i.test(text)) return 'overdue'
+  if (!/\bdue\b/i.test(text)) return undefined
+  if (/\btoday\b/i.test(text)) return 'today'
+  if (/\bweek\b/i.test(text)) return 'thisWeek'
+  return undefined
 }
 
 const unquote = (text: string) =>
@@ -68,6 +78,10 @@ export function recogniseIntent(message: string): Intent {
   if (/\b(?:docs?|documentation|how (?:do|can) i|how to)\b/i.test(text)) {
     return { kind: 'docs', query: subjectOf(text) || text }
   }
+  const due = dueIn(text)
+  const assignedToMe = /\b(?:assigned to me|assigned me|my assignments?)\b/i.test(text)
+  if (due || assignedToMe)
+    return { kind: 'due', ...(due ? { due } : {}), ...(assignedToMe ? { assignedToMe } : {}) }
   if (/\b(?:week|weekly)\b/i.test(text)) return { kind: 'week' }
   if (/\b(?:how many|count|stats|statistics|numbers)\b/i.test(text)) return { kind: 'count' }
 

@@ -4,6 +4,7 @@ import { database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { toSessionUser } from '~/services/sessions.server'
 import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
+import { todayIn } from '~/utils/calendar'
 import { runTool } from '../../../tests/helpers/assistant'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from './tools.server'
@@ -139,12 +140,69 @@ test('a task the tools return tells nothing of other people: the withheld fields
     taskId: theirPublic.id,
     status: 'In Progress',
   })) as Record<string, unknown>
-  expect(Object.keys(moved).sort()).toEqual([...ASSISTANT_TASK_FIELDS, 'link'].sort())
+  expect(Object.keys(moved).sort()).toEqual([...ASSISTANT_TASK_FIELDS, 'assignedToYou', 'link'].sort())
   expect(Object.keys(WITHHELD_FROM_ASSISTANT).sort()).toEqual(
-    ['ownerName', 'sharedWith', 'sharedWithNames', 'userId'].sort(),
+    [
+      'ownerName',
+      'sharedWith',
+      'sharedWithNames',
+      'userId',
+      'assigneeId',
+      'assigneeName',
+      'assigneeImage',
+    ].sort(),
   )
   const said = JSON.stringify(moved)
   for (const word of [other.id, other.name, 'someone@example.com', me.email]) {
     expect(said).not.toContain(word)
   }
+})
+
+describe('due dates and assignments, in the person’s own time zone', () => {
+  // Kiritimati (UTC+14) and Pago Pago (UTC−11) are always on different days.
+  const ahead = 'Pacific/Kiritimati'
+  const behind = 'Pacific/Pago_Pago'
+
+  test('“overdue” and “due today” are by the person’s today; Completed tasks are never due', async () => {
+    const me = await createUser(db())
+    await createTask(db(), { userId: me.id, text: 'Due on the later day', dueDate: todayIn(ahead) })
+    await createTask(db(), { userId: me.id, text: 'Due on the earlier day', dueDate: todayIn(behind) })
+    await createTask(db(), {
+      userId: me.id,
+      text: 'Done early',
+      dueDate: todayIn(behind),
+      status: 'Completed',
+    })
+    await createTask(db(), { userId: me.id, text: 'Undated' })
+    const titles = async (zone: string, due: 'overdue' | 'today') =>
+      (
+        (await runTool(chatTools(db(), toSessionUser(me), zone).listMyTasks, { due })) as {
+          tasks: { text: string }[]
+        }
+      ).tasks
+        .map((task) => task.text)
+        .sort()
+    expect(await titles(ahead, 'today')).toEqual(['Due on the later day'])
+    expect(await titles(ahead, 'overdue')).toEqual(['Due on the earlier day'])
+    expect(await titles(behind, 'today')).toEqual(['Due on the earlier day'])
+    expect(await titles(behind, 'overdue')).toEqual([])
+  })
+
+  test('“assigned to me” lists the tasks assigned to the person, shared with them or their own', async () => {
+    const me = await createUser(db())
+    const other = await createUser(db())
+    const theirs = await createTask(db(), { userId: other.id, text: 'Theirs, on me', assigneeId: me.id })
+    await shareTask(db(), theirs.id, [me.email])
+    await createTask(db(), { userId: me.id, text: 'Mine, on me', assigneeId: me.id })
+    await createTask(db(), { userId: me.id, text: 'Mine, on nobody' })
+    const listed = (await runTool(chatTools(db(), toSessionUser(me)).listMyTasks, {
+      assignedToMe: true,
+    })) as {
+      tasks: { text: string; assignedToYou: boolean }[]
+    }
+    expect(listed.tasks.map((task) => [task.text, task.assignedToYou]).sort()).toEqual([
+      ['Mine, on me', true],
+      ['Theirs, on me', true],
+    ])
+  })
 })

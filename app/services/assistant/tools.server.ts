@@ -10,6 +10,8 @@ import { listVisibleTasks } from '~/services/tasks/reads.server'
 import type { TaskView } from '~/services/tasks/view'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/view-fields'
+import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
+import { weekAround } from '~/utils/due-date'
 import { z } from '~/utils/zod'
 
 /**
@@ -32,6 +34,10 @@ export const WITHHELD_FROM_ASSISTANT = {
   sharedWithNames: 'the people a task is shared with are not the assistant’s to name',
   ownerName: 'a task shared with the person is another person’s',
   userId: 'a task shared with the person is another person’s',
+  assigneeName:
+    'the people a task is assigned to are not the assistant’s to name (`assignedToYou` says if it is the person)',
+  assigneeImage: 'the people a task is assigned to are not the assistant’s to name',
+  assigneeId: 'another person’s id says nothing to the person (`assignedToYou` says if it is theirs)',
 } satisfies Partial<Record<TaskViewField, string>>
 
 type AssistantField = Exclude<TaskViewField, keyof typeof WITHHELD_FROM_ASSISTANT>
@@ -40,16 +46,32 @@ export const ASSISTANT_TASK_FIELDS = TASK_VIEW_FIELDS.filter(
   (field): field is AssistantField => !Object.hasOwn(WITHHELD_FROM_ASSISTANT, field),
 )
 
-/** A task as the assistant sees it: the view's fields but the withheld, and a link to open it. */
-export type AssistantTask = Pick<TaskView, AssistantField> & { link: string }
+/**
+ * A task as the assistant sees it: the view's fields but the withheld, whether it is assigned to
+ * the person, and a link to open it.
+ */
+export type AssistantTask = Pick<TaskView, AssistantField> & { assignedToYou: boolean; link: string }
 
-const toAssistantTask = (task: TaskView): AssistantTask => ({
+const toAssistantTask = (task: TaskView, user: SessionUser): AssistantTask => ({
   ...(Object.fromEntries(ASSISTANT_TASK_FIELDS.map((field) => [field, task[field]])) as Pick<
     TaskView,
     AssistantField
   >),
+  assignedToYou: task.assigneeId === user.id,
   link: `/task?task=${encodeURIComponent(task.id)}`,
 })
+
+/** Which due tasks a list asks for, by the person's own today: each counts only the not Completed. */
+const DUE_WINDOWS = ['overdue', 'today', 'thisWeek'] as const
+type DueWindow = (typeof DUE_WINDOWS)[number]
+
+function isDueIn(task: TaskView, window: DueWindow, today: string) {
+  if (!task.dueDate || task.status === 'Completed') return false
+  if (window === 'overdue') return task.dueDate < today
+  if (window === 'today') return task.dueDate === today
+  const week = weekAround(today)
+  return task.dueDate >= week.start && task.dueDate <= week.end
+}
 
 /**
  * What the tools that write may set: the task's own fields as every door accepts them, but whom it
@@ -60,18 +82,16 @@ const TASK_CHANGES_INPUT = z
   .object({ taskId: z.string().min(1).max(100) })
   .extend(TaskUpdateSchema.omit({ sharedWith: true }).shape)
 
-/** The person's own tasks, the latest changed first (counts are of all of them, lists capped). */
-async function ownTasks(db: Database, user: SessionUser) {
+/**
+ * The person's own tasks, or those assigned to them (theirs or shared with them), the latest
+ * changed first (counts are of all of them, lists capped).
+ */
+async function ownTasks(db: Database, user: SessionUser, assignedToMe = false) {
   const tasks = await listVisibleTasks(db, user)
   return tasks
-    .filter((task) => task.userId === user.id)
+    .filter((task) => (assignedToMe ? task.assigneeId === user.id : task.userId === user.id))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id))
 }
-
-const listed = (tasks: TaskView[]) => ({
-  total: tasks.length,
-  tasks: tasks.slice(0, TASKS_LISTED_MAX).map(toAssistantTask),
-})
 
 /** A refusal of the services becomes the tool's answer, so the model can tell the person why. */
 async function answerOrRefusal<T>(run: () => Promise<T>): Promise<T | { error: string }> {
@@ -83,23 +103,35 @@ async function answerOrRefusal<T>(run: () => Promise<T>): Promise<T | { error: s
   }
 }
 
-export function chatTools(db: Database, user: SessionUser) {
+/**
+ * The tools, for one person in their time zone (the one their browser reports): "today", "overdue"
+ * and "this week" are theirs.
+ */
+export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TIME_ZONE) {
+  const listed = (tasks: TaskView[]) => ({
+    total: tasks.length,
+    tasks: tasks.slice(0, TASKS_LISTED_MAX).map((task) => toAssistantTask(task, user)),
+  })
   return {
     listMyTasks: tool({
       description:
-        'List the tasks the person owns, the latest changed first, optionally only those of one status or priority, or changed in the last N days. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.',
+        "List the tasks the person owns — or, with `assignedToMe`, those assigned to them, theirs or shared with them — the latest changed first, optionally only those of one status or priority, changed in the last N days, or due: `overdue` (its day has passed), `today`, or `thisWeek` (Monday to Sunday), in the person's own time zone and never Completed ones. `dueDate` is a calendar day, YYYY-MM-DD. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.",
       inputSchema: z.object({
         status: z.enum(STATUSES).optional(),
         priority: z.enum(PRIORITIES).optional(),
         changedWithinDays: z.number().int().min(1).max(366).optional(),
+        due: z.enum(DUE_WINDOWS).optional(),
+        assignedToMe: z.boolean().optional(),
       }),
-      execute: async ({ status, priority, changedWithinDays }) => {
+      execute: async ({ status, priority, changedWithinDays, due, assignedToMe }) => {
         const since = changedWithinDays ? Date.now() - changedWithinDays * 24 * 60 * 60 * 1000 : null
-        const tasks = (await ownTasks(db, user)).filter(
+        const today = todayIn(timeZone)
+        const tasks = (await ownTasks(db, user, assignedToMe)).filter(
           (task) =>
             (!status || task.status === status) &&
             (!priority || task.priority === priority) &&
-            (since === null || Date.parse(task.updatedAt) >= since),
+            (since === null || Date.parse(task.updatedAt) >= since) &&
+            (!due || isDueIn(task, due, today)),
         )
         return listed(tasks)
       },
@@ -144,7 +176,7 @@ export function chatTools(db: Database, user: SessionUser) {
       needsApproval: true,
       execute: async (fields) =>
         answerOrRefusal(async () =>
-          toAssistantTask(await createTask(db, user, { ...fields, sharedWith: [] })),
+          toAssistantTask(await createTask(db, user, { ...fields, sharedWith: [] }), user),
         ),
     }),
     updateTask: tool({
@@ -153,14 +185,14 @@ export function chatTools(db: Database, user: SessionUser) {
       inputSchema: TASK_CHANGES_INPUT,
       needsApproval: true,
       execute: async ({ taskId, ...changes }) =>
-        answerOrRefusal(async () => toAssistantTask(await updateTask(db, user, taskId, changes))),
+        answerOrRefusal(async () => toAssistantTask(await updateTask(db, user, taskId, changes), user)),
     }),
     setTaskStatus: tool({
       description: "Change a task's status, by the task's id. Asks the person to approve first.",
       inputSchema: z.object({ taskId: z.string().min(1).max(100), status: z.enum(STATUSES) }),
       needsApproval: true,
       execute: async ({ taskId, status }) =>
-        answerOrRefusal(async () => toAssistantTask(await setTaskStatus(db, user, taskId, status))),
+        answerOrRefusal(async () => toAssistantTask(await setTaskStatus(db, user, taskId, status), user)),
     }),
   } satisfies ToolSet
 }
