@@ -4,7 +4,9 @@ import { database } from '~/db/client.server'
 import { commentReactions, comments, notifications, taskShares, tasks, users } from '~/db/schema'
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { verifyPassword } from '~/utils/crypto.server'
+import { weekAround } from '~/utils/due-date'
 
 describe('seedDemoWorkspace', () => {
   let firstRun: boolean
@@ -48,6 +50,26 @@ describe('seedDemoWorkspace', () => {
     expect(shares.length).toBeGreaterThan(0)
     const demoEmails: string[] = DEMO_USERS.map((user) => user.email)
     for (const share of shares) expect(demoEmails).toContain(share.email)
+  })
+
+  test('due dates, some overdue and some this week, and assignees who may be assigned', async () => {
+    const rows = await database().select().from(tasks)
+    const shares = await database().select().from(taskShares)
+    const people = await database().select({ id: users.id, email: users.email }).from(users)
+    const today = todayIn(DEFAULT_TIME_ZONE)
+    const { start, end } = weekAround(today)
+    const open = rows.filter((task) => task.status !== 'Completed' && task.dueDate !== null)
+    expect(open.some((task) => (task.dueDate ?? '') < today)).toBe(true)
+    expect(open.some((task) => (task.dueDate ?? '') >= start && (task.dueDate ?? '') <= end)).toBe(true)
+    const assigned = rows.filter((task) => task.assigneeId !== null)
+    expect(assigned.length).toBeGreaterThan(2)
+    expect(assigned.some((task) => task.assigneeId !== task.userId)).toBe(true)
+    // Each assignee is the task's owner or a person it is shared with (all demo users are verified).
+    for (const task of assigned) {
+      const email = people.find((person) => person.id === task.assigneeId)?.email
+      const sharedWith = shares.filter((share) => share.taskId === task.id).map((share) => share.email)
+      expect(task.assigneeId === task.userId || sharedWith.includes(email ?? '')).toBe(true)
+    }
   })
 
   test('threaded comments with reactions and unread mention notifications', async () => {

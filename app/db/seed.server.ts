@@ -1,5 +1,6 @@
 import { count } from 'drizzle-orm'
 import type { Priority, ReactionType, Status } from '~/domain/constants'
+import { addDays, DEFAULT_TIME_ZONE, isoDate, localDateOf } from '~/utils/calendar'
 import { hashPassword } from '~/utils/crypto.server'
 import type { Database } from './client.server'
 import { commentReactions, comments, notifications, taskShares, tasks, users } from './schema'
@@ -34,6 +35,10 @@ type DemoTask = {
   parent?: string
   sharedWith?: UserKey[]
   daysAgo: number
+  /** Due this many days from the day of seeding (before it, when negative: overdue). */
+  dueInDays?: number
+  /** Its owner or someone it is shared with. */
+  assignee?: UserKey
 }
 
 const DEMO_TASKS: DemoTask[] = [
@@ -47,6 +52,8 @@ const DEMO_TASKS: DemoTask[] = [
     hrs: 8,
     sharedWith: ['grace', 'alan'],
     daysAgo: 12,
+    dueInDays: 3,
+    assignee: 'ada',
   },
   {
     key: 'launch-docs',
@@ -68,6 +75,8 @@ const DEMO_TASKS: DemoTask[] = [
     status: 'In Progress',
     hrs: 2,
     daysAgo: 10,
+    dueInDays: -2,
+    assignee: 'ada',
   },
   {
     key: 'launch-status',
@@ -78,6 +87,7 @@ const DEMO_TASKS: DemoTask[] = [
     status: 'Not Started',
     hrs: 1,
     daysAgo: 9,
+    dueInDays: 5,
   },
   {
     key: 'onboarding',
@@ -89,6 +99,8 @@ const DEMO_TASKS: DemoTask[] = [
     hrs: 5,
     sharedWith: ['grace'],
     daysAgo: 8,
+    dueInDays: 1,
+    assignee: 'grace',
   },
   {
     key: 'changelog',
@@ -121,6 +133,8 @@ const DEMO_TASKS: DemoTask[] = [
     hrs: 6,
     sharedWith: ['ada'],
     daysAgo: 7,
+    dueInDays: -1,
+    assignee: 'ada',
   },
   {
     key: 'sse-fallback',
@@ -161,6 +175,8 @@ const DEMO_TASKS: DemoTask[] = [
     hrs: 4,
     sharedWith: ['ada'],
     daysAgo: 4,
+    dueInDays: 0,
+    assignee: 'ada',
   },
   {
     key: 'fuzz',
@@ -171,6 +187,8 @@ const DEMO_TASKS: DemoTask[] = [
     hrs: 3,
     isPublic: true,
     daysAgo: 2,
+    dueInDays: 2,
+    assignee: 'alan',
   },
   {
     key: 'reading',
@@ -190,6 +208,7 @@ const DEMO_TASKS: DemoTask[] = [
     status: 'Not Started',
     hrs: 2,
     daysAgo: 0,
+    dueInDays: 9,
   },
 ]
 
@@ -294,6 +313,8 @@ export async function seedDemoWorkspace(db: Database, now = new Date()): Promise
 
   const passwordHash = await hashPassword(DEMO_PASSWORD)
   const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
+  const today = localDateOf(now.getTime(), DEFAULT_TIME_ZONE)
+  const dueIn = (days: number | undefined) => (days === undefined ? undefined : isoDate(addDays(today, days)))
 
   // The rows take the ids the ones before them were given: read inside the commit.
   await commitAfterReading(db, async (tx) => {
@@ -330,6 +351,8 @@ export async function seedDemoWorkspace(db: Database, now = new Date()): Promise
           hrs: task.hrs,
           isPublic: task.isPublic ?? false,
           parentTaskId: task.parent ? taskIds.get(task.parent) : undefined,
+          dueDate: dueIn(task.dueInDays),
+          assigneeId: task.assignee ? userId(task.assignee) : undefined,
           completedAt: task.status === 'Completed' ? ago(task.daysAgo * 60 * 24) : undefined,
           createdAt,
           updatedAt: createdAt,
