@@ -18,6 +18,7 @@ export type TaskInput = {
   isPublic?: boolean
   sharedWith?: string[]
   parentTaskId?: string
+  dueDate?: string
 }
 
 export async function createTaskThroughApi(person: Person, input: TaskInput): Promise<{ id: string }> {
