@@ -56,6 +56,14 @@ export async function updateProfile(
 }
 
 /**
+ * Keeps the time zone the person's browser reports (the `tz` cookie), which due-date reminders
+ * and the assistant read when no request is there to tell them (docs/product-rules.md §1).
+ */
+export async function keepTimeZone(db: Database, userId: string, timeZone: string) {
+  await db.update(users).set({ timeZone }).where(eq(users.id, userId))
+}
+
+/**
  * Changes (or, for OAuth-only accounts, sets) the password and signs out every other session.
  */
 export async function changePassword(
