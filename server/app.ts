@@ -16,6 +16,7 @@ import { type Env, env, InvalidEnvError } from '~/env.server'
 import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
+import { scheduleDueReminders } from '~/services/due-reminders.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import {
@@ -242,6 +243,9 @@ function serve(config: Env) {
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
+  // The due-date reminders' job runs every minute and schedules its own next run; this starts it
+  // (or revives one that failed). One already waiting keeps its time, so every worker may ask.
+  scheduleDueReminders(database()).catch((error) => console.error('Due reminders not scheduled', error))
   // Hourly: events older than a stream may resume from (24 hours), expired sessions, ended
   // rate-limit windows.
   startHousekeeping()

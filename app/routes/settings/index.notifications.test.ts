@@ -47,14 +47,42 @@ describe('mention e-mails setting', () => {
     expect(await setting()).toBe(true)
   })
 
-  test('without the CSRF token nothing changes', async () => {
-    const { browser, setting } = await signedIn()
+  test.each([
+    ['mention-emails', 'emailOnMention'],
+    ['due-emails', 'emailOnDue'],
+  ] as const)('without the CSRF token nothing changes (%s)', async (intent, column) => {
+    const { user, browser } = await signedIn()
     const answer = await callThroughMiddleware(action, {
       url: '/settings',
       headers: { Cookie: browser.cookie },
-      form: { intent: 'mention-emails' },
+      form: { intent },
     })
     expect(answer).toMatchObject({ status: 403, handled: false })
+    expect((await database().select().from(users).where(eq(users.id, user.id)))[0]?.[column]).toBe(true)
+  })
+})
+
+describe('due-date reminders setting', () => {
+  const dueSetting = async (id: string) =>
+    (await database().select().from(users).where(eq(users.id, id)))[0]?.emailOnDue
+
+  test('is on until the person turns it off, and the page says so', async () => {
+    const { browser } = await signedIn()
+    const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
+    expect(page.data.emailOnDue).toBe(true)
+  })
+
+  test('unticked turns it off, ticked turns it on again, each with a toast; mention e-mails stay as they were', async () => {
+    const { user, post, setting } = await signedIn()
+
+    const off = await post({ intent: 'due-emails' })
+    expect(off).toMatchObject({ status: 302, location: '/settings' })
+    expect(await toastOf(off.headers)).toMatchObject({ type: 'success', title: 'Due-date reminders are off' })
+    expect(await dueSetting(user.id)).toBe(false)
     expect(await setting()).toBe(true)
+
+    const on = await post({ intent: 'due-emails', emailOnDue: 'on' })
+    expect(await toastOf(on.headers)).toMatchObject({ type: 'success', title: 'Due-date reminders are on' })
+    expect(await dueSetting(user.id)).toBe(true)
   })
 })
