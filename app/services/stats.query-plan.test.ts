@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import {
+  getDueCounts,
   getMostRecentCompleted,
   getMostRecentCreated,
   getProductivityInsights,
@@ -48,6 +49,10 @@ describe('query plans', () => {
     const shared = await createTask(db, { userId: grace.id, status: 'Completed', completedAt: new Date() })
     await shareTask(db, shared.id, [ada.email])
     await createTask(db, { userId: ada.id, status: 'Completed', completedAt: new Date() })
+    for (let i = 0; i < 20; i++)
+      await createTask(db, { userId: grace.id, dueDate: '2030-01-01', assigneeId: grace.id })
+    const assigned = await createTask(db, { userId: grace.id, dueDate: '2030-01-01', assigneeId: ada.id })
+    await shareTask(db, assigned.id, [ada.email])
     const actor = { ...ada, emailVerified: true }
 
     const statements = await statementsOf(async () => {
@@ -55,9 +60,10 @@ describe('query plans', () => {
       await getProductivityInsights(db, actor, { timeZone: 'Europe/Berlin' })
       await getMostRecentCompleted(db, actor)
       await getMostRecentCreated(db, actor)
+      await getDueCounts(db, actor, { timeZone: 'Asia/Tokyo' })
     })
 
-    expect(statements.length).toBeGreaterThanOrEqual(7)
+    expect(statements.length).toBeGreaterThanOrEqual(9)
     for (const statement of statements) {
       const plan = await planOf(statement)
       const scans = plan.filter((step) => /^SCAN (tasks|t|c)\b/.test(step))
