@@ -5,6 +5,7 @@ import { dueReminders, emailOutbox, jobs, tasks } from '~/db/schema'
 import { env } from '~/env.server'
 import { createJobRunner } from '~/jobs/jobs.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
+import { planOf, statementsOf } from '../../tests/helpers/query-plan'
 import { DUE_REMINDERS_JOB, scheduleDueReminders, sendDueReminders } from './due-reminders.server'
 import { jobHandlers } from './job-handlers.server'
 import { getEmailSettings, setEmailSetting } from './profile.server'
@@ -177,6 +178,22 @@ describe('sent once', () => {
     await db.update(tasks).set({ dueDate: '2030-06-11' }).where(eq(tasks.id, task.id))
     await sendDueReminders(db, new Date('2030-06-11T10:00:00Z'))
     expect(await inboxOf(ada.email)).toHaveLength(2)
+  })
+})
+
+describe('cost', () => {
+  test('each run reads the due-date index, never the whole tasks table', async () => {
+    const owner = await createUser(db, { timeZone: 'UTC' })
+    for (let i = 0; i < 30; i++) await createTask(db, { userId: owner.id })
+    await createTask(db, { userId: owner.id, dueDate: '2030-06-10' })
+    const sent = await statementsOf(db, () => sendDueReminders(db, new Date('2030-06-10T07:00:00Z')))
+
+    expect(sent).toHaveLength(1)
+    for (const statement of sent) {
+      const steps = await planOf(db, statement)
+      expect(steps.filter((step) => /^SCAN (tasks|users)\b/.test(step))).toEqual([])
+      expect(steps).toContainEqual(expect.stringMatching(/SEARCH tasks USING INDEX tasks_due_idx/))
+    }
   })
 })
 
