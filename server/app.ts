@@ -16,7 +16,6 @@ import { type Env, env, InvalidEnvError } from '~/env.server'
 import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
-import { scheduleDueReminders } from '~/services/due-reminders.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
 import { jobHandlers } from '~/services/job-handlers.server'
 import {
@@ -243,11 +242,8 @@ function serve(config: Env) {
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
-  // The due-date reminders' job runs every minute and schedules its own next run; this starts it
-  // (or revives one that failed). One already waiting keeps its time, so every worker may ask.
-  scheduleDueReminders(database()).catch((error) => console.error('Due reminders not scheduled', error))
-  // Hourly: events older than a stream may resume from (24 hours), expired sessions, ended
-  // rate-limit windows.
+  // Now and hourly: events older than a stream may resume from (24 hours), expired sessions, ended
+  // rate-limit windows; and the due-date reminders' job, which runs every minute, made sure of.
   startHousekeeping()
   onShutdown(stopHousekeeping)
   // With Stripe on, now and hourly: events Stripe holds that our records lack (a commit lost

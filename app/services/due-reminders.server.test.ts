@@ -7,6 +7,7 @@ import { createJobRunner } from '~/jobs/jobs.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import { planOf, statementsOf } from '../../tests/helpers/query-plan'
 import { DUE_REMINDERS_JOB, scheduleDueReminders, sendDueReminders } from './due-reminders.server'
+import { startHousekeeping, stopHousekeeping } from './housekeeping.server'
 import { jobHandlers } from './job-handlers.server'
 import { getEmailSettings, setEmailSetting } from './profile.server'
 
@@ -198,6 +199,14 @@ describe('cost', () => {
 })
 
 describe('the job', () => {
+  test('the server makes sure it is scheduled when it starts', async () => {
+    startHousekeeping()
+    await stopHousekeeping()
+    expect(await db.select().from(jobs).where(eq(jobs.id, DUE_REMINDERS_JOB))).toMatchObject([
+      { type: DUE_REMINDERS_JOB, status: 'pending' },
+    ])
+  })
+
   test('runs on the runner’s clock and schedules itself a minute later, run after run', async () => {
     const ada = await createUser(db, { timeZone: 'Asia/Tokyo' })
     await createTask(db, { userId: ada.id, dueDate: '2030-03-05' })

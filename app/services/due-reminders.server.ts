@@ -37,7 +37,11 @@ export const DUE_REMINDERS_JOB = 'due-reminders'
 export const REMINDER_HOUR = 8
 const RUN_EVERY_MS = 60_000
 
-/** The one recurring job, keyed by its type: scheduling it again keeps a waiting run's time. */
+/**
+ * The one recurring job, keyed by its type: scheduling it again keeps a waiting run's time, so
+ * every instance may ask, at boot and hourly (housekeeping.server.ts): a first boot that could not
+ * reach the database, or a job row lost, costs at most an hour.
+ */
 export async function scheduleDueReminders(db: Database, runAt = new Date()) {
   await scheduleJob(db, { id: DUE_REMINDERS_JOB, type: DUE_REMINDERS_JOB, payload: {}, runAt })
 }
