@@ -242,8 +242,8 @@ function serve(config: Env) {
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
-  // Hourly: events older than a stream may resume from (24 hours), expired sessions, ended
-  // rate-limit windows.
+  // Now and hourly: events older than a stream may resume from (24 hours), expired sessions, ended
+  // rate-limit windows; and the due-date reminders' job, which runs every minute, made sure of.
   startHousekeeping()
   onShutdown(stopHousekeeping)
   // With Stripe on, now and hourly: events Stripe holds that our records lack (a commit lost

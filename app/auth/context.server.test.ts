@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm'
 import { RouterContextProvider } from 'react-router'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
+import { users } from '~/db/schema'
 import * as sessions from '~/services/sessions.server'
 import { cookieAttributes, signedInBrowser } from '../../tests/helpers/auth'
 import { createUser } from '../../tests/helpers/factories'
@@ -209,5 +211,37 @@ describe('beforeReading, what every request does before it reads (the doors too)
     for (const cookie of [undefined, cookieOf(expired.token), cookieOf(revoked.token)]) {
       expect(await beforeReading(cookie), String(cookie)).toEqual({ session: null, setCookies: [] })
     }
+  })
+
+  test("keeps the time zone the browser reports, writing only when it differs from the person's", async () => {
+    const user = await createUser(db)
+    const { token } = await sessions.createSession(db, user.id)
+    const storedZone = async () => (await db.select().from(users).where(eq(users.id, user.id)))[0]?.timeZone
+    const stamp = async () => (await db.select().from(users).where(eq(users.id, user.id)))[0]?.updatedAt
+
+    expect(await storedZone()).toBeNull()
+    const first = await beforeReading(`${cookieOf(token)}; tz=Asia%2FTokyo`)
+    expect(await storedZone()).toBe('Asia/Tokyo')
+    expect(first.session?.timeZone).toBe('Asia/Tokyo')
+
+    // The same zone again writes nothing: the row is untouched.
+    const written = await stamp()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await beforeReading(`${cookieOf(token)}; tz=Asia%2FTokyo`)
+    expect(await stamp()).toEqual(written)
+
+    // Moved to Los Angeles: kept. A cookie naming no zone, or none at all, keeps what was known.
+    await beforeReading(`${cookieOf(token)}; tz=America%2FLos_Angeles`)
+    expect(await storedZone()).toBe('America/Los_Angeles')
+    for (const cookie of [`${cookieOf(token)}; tz=Mars%2FOlympus`, cookieOf(token)]) {
+      expect((await beforeReading(cookie)).session?.id).toBeDefined()
+      expect(await storedZone()).toBe('America/Los_Angeles')
+    }
+  })
+
+  test("a signed-out visitor's zone is stored nowhere", async () => {
+    const user = await createUser(db)
+    expect(await beforeReading('tz=Asia%2FTokyo')).toEqual({ session: null, setCookies: [] })
+    expect((await db.select().from(users).where(eq(users.id, user.id)))[0]?.timeZone).toBeNull()
   })
 })

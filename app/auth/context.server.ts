@@ -3,8 +3,10 @@ import { createContext, type RouterContextProvider, redirect } from 'react-route
 import { database } from '~/db/client.server'
 import { syncReplicaForMiss } from '~/db/replicas.server'
 import { isDatabaseUnavailable } from '~/db/unavailable.server'
+import { keepTimeZone } from '~/services/profile.server'
 import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
+import { isTimeZone, TIME_ZONE_COOKIE } from '~/utils/calendar'
 import { readCookie, serializeCookie } from '~/utils/cookies.server'
 import { issueCsrfToken } from './csrf.server'
 import { catchUpWithOwnWrites } from './own-writes.server'
@@ -58,7 +60,8 @@ export type Reader = {
 /**
  * What every request does before it reads: on an embedded replica, catching up with the person's
  * own last write (own-writes.server.ts); then the session behind its cookie, renewed when it is
- * old enough (its cookie then goes out with the answer). The one function the root middleware
+ * old enough (its cookie then goes out with the answer), and the time zone the browser reports
+ * kept when it changed. The one function the root middleware
  * and every door ahead of React Router (server/fast-paths.ts) call, so an expired, revoked or
  * renewed session, and a person's own writes, are treated the same whichever answers. On any
  * failure but an unreachable database the visitor counts as signed out and 'Auth error' is
@@ -69,15 +72,34 @@ export async function beforeReading(cookies: string | null | undefined): Promise
   const setCookies = droppedPosition ? [droppedPosition] : []
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
   if (!token) return { session: null, setCookies }
+  let session: ActiveSession | null
   try {
-    const session = await findSessionAnywhere(token)
+    session = await findSessionAnywhere(token)
     if (session?.isRenewed) setCookies.push(sessionCookie(token))
-    return { session, setCookies }
   } catch (error) {
     // A database out of reach is not a signed-out person: the request answers 503.
     if (isDatabaseUnavailable(error)) throw error
     console.error('Auth error', error)
     return { session: null, setCookies }
+  }
+  if (session) await keepReportedTimeZone(session, cookies)
+  return { session, setCookies }
+}
+
+/**
+ * Stores the zone the browser reports (the `tz` cookie, set by `timeZoneBootScript`) when it
+ * differs from the person's stored one, which the session's read brought along: a string
+ * comparison per request, a write only when the person's zone changes. A failed write costs the
+ * request nothing; the next one tries again.
+ */
+async function keepReportedTimeZone(session: ActiveSession, cookies: string | null | undefined) {
+  const reported = readCookie(cookies ?? null, TIME_ZONE_COOKIE)
+  if (!reported || reported === session.timeZone || !isTimeZone(reported)) return
+  try {
+    await keepTimeZone(database(), session.user.id, reported)
+    session.timeZone = reported
+  } catch (error) {
+    console.error('Time zone not kept', error)
   }
 }
 

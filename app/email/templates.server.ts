@@ -14,6 +14,8 @@ type Layout = {
   preheader: string
   heading: string
   paragraphs: string[]
+  /** A list of links after the paragraphs (the tasks a reminder names), each its own line in the text part. */
+  links?: { text: string; url: string }[]
   action?: { label: string; url: string }
   footer?: string
 }
@@ -21,17 +23,21 @@ type Layout = {
 /** One plain, accessible layout for every e-mail, with a matching text part. */
 function render(to: string, subject: string, layout: Layout): OutgoingEmail {
   const paragraphs = layout.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('')
+  const links = layout.links?.length
+    ? `<ul style="margin:0 0 16px;padding-left:20px">${layout.links.map((link) => `<li style="margin:0 0 8px"><a href="${escapeHtml(link.url)}" style="color:#4f46e5">${escapeHtml(link.text)}</a></li>`).join('')}</ul>`
+    : ''
   const action = layout.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(layout.action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(layout.action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555">Or paste this link into your browser: ${escapeHtml(layout.action.url)}</p>`
     : ''
   const footer = layout.footer
     ? `<p style="margin:32px 0 0;font-size:12px;color:#777">${escapeHtml(layout.footer)}</p>`
     : ''
-  const html = `<!doctype html><html lang="en"><body style="margin:0;padding:24px;background:#f6f6f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2937"><span style="display:none">${escapeHtml(layout.preheader)}</span><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:12px;padding:32px"><h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(layout.heading)}</h1>${paragraphs}${action}${footer}<p style="margin:32px 0 0;font-size:12px;color:#777">Threadwork</p></div></body></html>`
+  const html = `<!doctype html><html lang="en"><body style="margin:0;padding:24px;background:#f6f6f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2937"><span style="display:none">${escapeHtml(layout.preheader)}</span><div style="max-width:560px;margin:0 auto;background:#fff;border-radius:12px;padding:32px"><h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(layout.heading)}</h1>${paragraphs}${links}${action}${footer}<p style="margin:32px 0 0;font-size:12px;color:#777">Threadwork</p></div></body></html>`
   const text = [
     layout.heading,
     '',
     ...layout.paragraphs.flatMap((p) => [p, '']),
+    ...(layout.links?.length ? [...layout.links.map((link) => `- ${link.text}: ${link.url}`), ''] : []),
     ...(layout.action ? [`${layout.action.label}: ${layout.action.url}`, ''] : []),
     ...(layout.footer ? [layout.footer, ''] : []),
     '— Threadwork',
@@ -113,6 +119,33 @@ export function mentionEmailMessage(
       footer: `You get this e-mail when someone mentions you while you are away, once per batch of mentions. To stop these e-mails, untick "E-mail me when I'm mentioned" in your settings: ${links.settings}`,
     },
   )
+}
+
+/** One task as a due-date reminder lists it. */
+export type DueTaskSummary = { text: string; url: string }
+
+/**
+ * The tasks due today for one person, in one e-mail, each linked to where it opens. `day` is
+ * the date as the person reads it ("Thursday, December 3").
+ */
+export function dueReminderMessage(
+  to: string,
+  due: DueTaskSummary[],
+  day: string,
+  links: { tasks: string; settings: string },
+) {
+  const [first] = due
+  const isSingle = due.length === 1 && first !== undefined
+  return render(to, isSingle ? `Due today: ${first.text}` : `${due.length} tasks due today on Threadwork`, {
+    preheader: isSingle
+      ? `“${first.text}” is due today, ${day}.`
+      : `${due.length} tasks are due today, ${day}.`,
+    heading: isSingle ? 'A task is due today' : `${due.length} tasks are due today`,
+    paragraphs: [`Due today, ${day}:`],
+    links: due,
+    action: { label: 'Open your tasks', url: links.tasks },
+    footer: `You get this e-mail at 8:00 in your time zone on the day a task assigned to you, or one of yours that nobody is assigned, is due and not completed. To stop these e-mails, untick "E-mail me on the day a task is due" in your settings: ${links.settings}`,
+  })
 }
 
 /** A buyer whose account the purchase created (or whose unverified one it secured) sets a password here. */

@@ -1,6 +1,7 @@
 import { type Database, database } from '~/db/client.server'
 import { pruneEvents } from '~/events/log.server'
 import { type BackgroundLoop, createBackgroundLoop } from '~/utils/background-loop.server'
+import { scheduleDueReminders } from './due-reminders.server'
 import { pruneRateLimits } from './rate-limit.server'
 import { pruneExpiredSessions } from './sessions.server'
 
@@ -9,6 +10,8 @@ import { pruneExpiredSessions } from './sessions.server'
  * can resume from (24 hours; a client whose cursor is older is told to refetch), sessions past
  * their expiry (a request would refuse them anyway) and rate-limit windows that have ended.
  * Deleting rows another instance deleted already is harmless, so instances need not take turns.
+ * Each pass also makes sure the due-date reminders' recurring job exists (it reschedules itself
+ * every minute; this covers a boot that could not schedule it).
  */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 
@@ -23,7 +26,10 @@ let loop: BackgroundLoop | undefined
 
 export function startHousekeeping() {
   loop ??= createBackgroundLoop({
-    pass: () => pruneStaleRows(database()),
+    async pass() {
+      await scheduleDueReminders(database())
+      await pruneStaleRows(database())
+    },
     intervalMs: PRUNE_INTERVAL_MS,
     onError: (error) => console.error('Housekeeping failed', error),
   })

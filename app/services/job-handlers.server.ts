@@ -1,4 +1,5 @@
 import type { JobHandler } from '~/jobs/jobs.server'
+import { DUE_REMINDERS_JOB, runDueRemindersJob } from './due-reminders.server'
 import { MENTION_EMAIL_JOB, runMentionEmailJob } from './mention-emails.server'
 import {
   REPOSITORY_INVITATION_JOB,
@@ -11,5 +12,6 @@ import {
  */
 export const jobHandlers: Record<string, JobHandler> = {
   [MENTION_EMAIL_JOB]: runMentionEmailJob,
+  [DUE_REMINDERS_JOB]: runDueRemindersJob,
   [REPOSITORY_INVITATION_JOB]: runRepositoryInvitationJob,
 }

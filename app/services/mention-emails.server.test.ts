@@ -9,15 +9,9 @@ import { createTask, createUser, shareTask } from '../../tests/helpers/factories
 import { NewCommentSchema } from './comment-schemas'
 import type { Author } from './comment-views.server'
 import { addComment } from './comments.server'
-import {
-  getMentionEmailSetting,
-  isOnline,
-  MENTION_EMAIL_JOB,
-  ONLINE_WINDOW_MS,
-  runMentionEmailJob,
-  setMentionEmailSetting,
-} from './mention-emails.server'
+import { isOnline, MENTION_EMAIL_JOB, ONLINE_WINDOW_MS, runMentionEmailJob } from './mention-emails.server'
 import { markNotificationRead } from './notifications.server'
+import { getEmailSettings, setEmailSetting } from './profile.server'
 
 /**
  * Mention e-mails on a fake clock: Ada mentions Grace on a task shared with her, and the job
@@ -164,14 +158,14 @@ describe('no e-mail', () => {
   })
 
   test('after opting out, before the mention or while it waits', async () => {
-    await setMentionEmailSetting(db, grace.id, false)
-    expect(await getMentionEmailSetting(db, grace.id)).toBe(false)
+    await setEmailSetting(db, grace.id, 'emailOnMention', false)
+    expect((await getEmailSettings(db, grace.id)).emailOnMention).toBe(false)
     await mentionGrace('one')
     expect(await db.select().from(jobs)).toEqual([])
 
-    await setMentionEmailSetting(db, grace.id, true)
+    await setEmailSetting(db, grace.id, 'emailOnMention', true)
     await mentionGrace('two')
-    await setMentionEmailSetting(db, grace.id, false)
+    await setEmailSetting(db, grace.id, 'emailOnMention', false)
     at(DELAY / MINUTE)
     await runDueJobs()
     expect(await outboxTo(grace.email)).toEqual([])
@@ -218,5 +212,5 @@ describe('no e-mail', () => {
 })
 
 test('the setting is on for everyone until they turn it off', async () => {
-  expect(await getMentionEmailSetting(db, grace.id)).toBe(true)
+  expect((await getEmailSettings(db, grace.id)).emailOnMention).toBe(true)
 })

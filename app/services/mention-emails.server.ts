@@ -8,7 +8,6 @@ import { env } from '~/env.server'
 import { INBOX_PATH } from '~/inbox'
 import { prepareJob } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
-import { NotFound } from './errors'
 import { listMentionsToEmail } from './notifications.server'
 
 /**
@@ -106,20 +105,4 @@ async function sendMentionEmail(db: Database, recipientId: string, now = new Dat
 export async function runMentionEmailJob(db: Database, payload: Record<string, unknown>, now: Date) {
   const { recipientId } = MentionEmailPayload.parse(payload)
   return sendMentionEmail(db, recipientId, now)
-}
-
-// ── The person's choice, in /settings ───────────────────────────────────────
-
-export async function getMentionEmailSetting(db: Executor, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ emailOnMention: users.emailOnMention })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1)
-  if (!row) throw new NotFound('Account not found.')
-  return row.emailOnMention
-}
-
-export async function setMentionEmailSetting(db: Executor, userId: string, isOn: boolean) {
-  await db.update(users).set({ emailOnMention: isOn }).where(eq(users.id, userId))
 }

@@ -55,6 +55,34 @@ export async function updateProfile(
   return toSessionUser(user)
 }
 
+/** The e-mails a person may turn off in /settings' Notifications, each a column of theirs (on by default). */
+export type EmailSetting = 'emailOnMention' | 'emailOnDue'
+
+export async function getEmailSettings(db: Database, userId: string): Promise<Record<EmailSetting, boolean>> {
+  const [row] = await db
+    .select({ emailOnMention: users.emailOnMention, emailOnDue: users.emailOnDue })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1)
+  if (!row) throw new NotFound('Account not found.')
+  return row
+}
+
+export async function setEmailSetting(db: Database, userId: string, setting: EmailSetting, isOn: boolean) {
+  await db
+    .update(users)
+    .set({ [setting]: isOn })
+    .where(eq(users.id, userId))
+}
+
+/**
+ * Keeps the time zone the person's browser reports (the `tz` cookie), which due-date reminders
+ * and the assistant read when no request is there to tell them (docs/product-rules.md §1).
+ */
+export async function keepTimeZone(db: Database, userId: string, timeZone: string) {
+  await db.update(users).set({ timeZone }).where(eq(users.id, userId))
+}
+
 /**
  * Changes (or, for OAuth-only accounts, sets) the password and signs out every other session.
  */

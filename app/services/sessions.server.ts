@@ -59,6 +59,8 @@ export type ActiveSession = {
   lastSeenAt: Date
   ip: string | null
   userAgent: string | null
+  /** The person's time zone as stored (users.time_zone), read with the session at no extra cost. */
+  timeZone: string | null
   /** True when the expiry moved and the cookie must be sent again with the new Max-Age. */
   isRenewed: boolean
 }
@@ -98,6 +100,7 @@ export async function findSession(
     lastSeenAt: isRenewed || isSeenLongAgo ? now : row.session.lastSeenAt,
     ip: row.session.ip,
     userAgent: row.session.userAgent,
+    timeZone: row.user.timeZone,
     isRenewed,
   }
 }

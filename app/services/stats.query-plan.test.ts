@@ -1,8 +1,9 @@
-import type { InStatement } from '@libsql/client'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
+import { planOf, statementsOf } from '../../tests/helpers/query-plan'
 import {
+  getDueCounts,
   getMostRecentCompleted,
   getMostRecentCreated,
   getProductivityInsights,
@@ -21,24 +22,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-async function statementsOf(run: () => Promise<unknown>) {
-  const sent: InStatement[] = []
-  const execute = db.$client.execute.bind(db.$client)
-  vi.spyOn(db.$client, 'execute').mockImplementation(((statement: InStatement) => {
-    sent.push(statement)
-    return execute(statement)
-  }) as typeof db.$client.execute)
-  await run()
-  vi.restoreAllMocks()
-  return sent
-}
-
-async function planOf(statement: InStatement) {
-  const { sql, args } = typeof statement === 'string' ? { sql: statement, args: [] } : statement
-  const plan = await db.$client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: args ?? [] })
-  return plan.rows.map((row) => String(row.detail))
-}
-
 describe('query plans', () => {
   test('no dashboard statement scans the tasks table', async () => {
     const ada = await createUser(db)
@@ -48,18 +31,23 @@ describe('query plans', () => {
     const shared = await createTask(db, { userId: grace.id, status: 'Completed', completedAt: new Date() })
     await shareTask(db, shared.id, [ada.email])
     await createTask(db, { userId: ada.id, status: 'Completed', completedAt: new Date() })
+    for (let i = 0; i < 20; i++)
+      await createTask(db, { userId: grace.id, dueDate: '2030-01-01', assigneeId: grace.id })
+    const assigned = await createTask(db, { userId: grace.id, dueDate: '2030-01-01', assigneeId: ada.id })
+    await shareTask(db, assigned.id, [ada.email])
     const actor = { ...ada, emailVerified: true }
 
-    const statements = await statementsOf(async () => {
+    const statements = await statementsOf(db, async () => {
       await getTaskStats(db, actor)
       await getProductivityInsights(db, actor, { timeZone: 'Europe/Berlin' })
       await getMostRecentCompleted(db, actor)
       await getMostRecentCreated(db, actor)
+      await getDueCounts(db, actor, { timeZone: 'Asia/Tokyo' })
     })
 
-    expect(statements.length).toBeGreaterThanOrEqual(7)
+    expect(statements.length).toBeGreaterThanOrEqual(9)
     for (const statement of statements) {
-      const plan = await planOf(statement)
+      const plan = await planOf(db, statement)
       const scans = plan.filter((step) => /^SCAN (tasks|t|c)\b/.test(step))
       expect({ statement, scans }).toEqual({ statement, scans: [] })
       expect(

@@ -3,6 +3,7 @@ import { database } from '~/db/client.server'
 import { startOfDay } from '~/utils/calendar'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import {
+  getDueCounts,
   getMostRecentCompleted,
   getMostRecentCreated,
   getProductivityInsights,
@@ -196,6 +197,38 @@ describe('getProductivityInsights', () => {
 
     expect(insights.currentStreakDays).toBe(70)
     expect(insights.completedThisWeek).toBe(2)
+  })
+})
+
+describe('getDueCounts', () => {
+  test('overdue and due this week in the person’s zone, own and assigned apart, never Completed', async () => {
+    const ada = await person()
+    const grace = await person()
+    for (const dueDate of ['2026-03-02', '2026-03-11', '2026-03-15', '2026-03-16']) {
+      await createTask(db, { userId: ada.id, dueDate })
+    }
+    await createTask(db, { userId: ada.id, dueDate: '2026-03-02', status: 'Completed', completedAt: NOW })
+    await createTask(db, { userId: ada.id, dueDate: '2026-03-12', assigneeId: grace.id })
+    const assigned = await createTask(db, { userId: grace.id, dueDate: '2026-03-11', assigneeId: ada.id })
+    await shareTask(db, assigned.id, [ada.email])
+    // Written around the services: assigned, never shared, so not Ada's to count.
+    await createTask(db, { userId: grace.id, dueDate: '2026-03-13', assigneeId: ada.id })
+
+    // NOW is Wednesday 11 March, 08:00 in Los Angeles: the 11th is today there, this week runs to Sunday the 15th.
+    expect(await getDueCounts(db, ada, { timeZone: 'America/Los_Angeles', now: NOW })).toEqual({
+      own: { overdue: 1, dueThisWeek: 3 },
+      assigned: { overdue: 0, dueThisWeek: 1 },
+    })
+    // ... and Thursday 12 March, 00:00 in Tokyo: the 11th has passed.
+    expect(await getDueCounts(db, ada, { timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      own: { overdue: 2, dueThisWeek: 2 },
+      assigned: { overdue: 1, dueThisWeek: 0 },
+    })
+    // Grace's own count holds the task she assigned to Ada; Ada's, assigned to Grace but not shared with her, is not hers.
+    expect(await getDueCounts(db, grace, { timeZone: 'UTC', now: NOW })).toEqual({
+      own: { overdue: 0, dueThisWeek: 2 },
+      assigned: { overdue: 0, dueThisWeek: 0 },
+    })
   })
 })
 

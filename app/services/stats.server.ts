@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { PRIORITIES, type Priority, STATUSES, type Status } from '~/domain/constants'
@@ -9,6 +9,7 @@ import {
   localDateOf,
   mondayOf,
   startOfDay,
+  todayIn,
   weekdayOf,
 } from '~/utils/calendar'
 import type { Actor } from './session-user'
@@ -273,6 +274,50 @@ export async function getProductivityInsights(
     currentStreakDays: await currentStreak(db, actor, timeZone, days),
     summary: summarize(completedThisWeek, completedLastWeek),
   }
+}
+
+// ── Due dates ───────────────────────────────────────────────────────────────
+
+/** Not Completed tasks whose day has passed, and those due from today through Sunday. */
+export type DueCounts = { overdue: number; dueThisWeek: number }
+
+/**
+ * One index range per scope (tasks_user_due_idx, tasks_assignee_due_idx): everything due up to
+ * this Sunday, split at today. Days are the person's own, as for the insights.
+ */
+async function countDue(db: Database, where: SQL | undefined, today: string, sunday: string) {
+  const [row] = await db
+    .select({
+      overdue: sql<number>`coalesce(sum(${tasks.dueDate} < ${today}), 0)`,
+      dueThisWeek: sql<number>`coalesce(sum(${tasks.dueDate} >= ${today}), 0)`,
+    })
+    .from(tasks)
+    .where(and(where, lte(tasks.dueDate, sunday), ne(tasks.status, 'Completed')))
+  return { overdue: Number(row?.overdue ?? 0), dueThisWeek: Number(row?.dueThisWeek ?? 0) }
+}
+
+/**
+ * What is overdue and due this week: the person's own tasks (subtasks included: each has its own
+ * date), and apart, others' tasks assigned to them that they may see.
+ */
+export async function getDueCounts(
+  db: Database,
+  actor: Actor,
+  input: { timeZone: string; now?: Date },
+): Promise<{ own: DueCounts; assigned: DueCounts }> {
+  const now = (input.now ?? new Date()).getTime()
+  const today = todayIn(input.timeZone, now)
+  const sunday = isoDate(addDays(mondayOf(localDateOf(now, input.timeZone)), 6))
+  const [own, assigned] = await Promise.all([
+    countDue(db, eq(tasks.userId, actor.id), today, sunday),
+    countDue(
+      db,
+      and(eq(tasks.assigneeId, actor.id), ne(tasks.userId, actor.id), ruleSql('see', viewerValues(actor))),
+      today,
+      sunday,
+    ),
+  ])
+  return { own, assigned }
 }
 
 // ── Most recent ─────────────────────────────────────────────────────────────

@@ -1,6 +1,15 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { addDays, isoDate, isTimeZone, localDateOf, mondayOf, startOfDay, weekdayOf } from './calendar'
+import {
+  addDays,
+  hourOf,
+  isoDate,
+  isTimeZone,
+  localDateOf,
+  mondayOf,
+  startOfDay,
+  weekdayOf,
+} from './calendar'
 
 /**
  * The local calendar the dashboard counts in. The property: whatever the zone and the instant,
@@ -53,5 +62,17 @@ describe('calendar', () => {
     [undefined, false],
   ])('isTimeZone(%j) is %s', (value, expected) => {
     expect(isTimeZone(value)).toBe(expected)
+  })
+
+  test.each([
+    // 23:30 UTC is 08:30 the next morning in Tokyo and 15:30 the same afternoon in Los Angeles.
+    ['2030-03-04T23:30:00Z', 'Asia/Tokyo', 8],
+    ['2030-03-04T23:30:00Z', 'America/Los_Angeles', 15],
+    ['2030-03-04T23:30:00Z', 'UTC', 23],
+    // The morning clocks went forward in Berlin (02:00 → 03:00): 07:00 UTC reads 09:00.
+    ['2030-03-31T07:00:00Z', 'Europe/Berlin', 9],
+    ['2030-03-30T07:00:00Z', 'Europe/Berlin', 8],
+  ])('hourOf(%s, %s) is %i', (instant, zone, hour) => {
+    expect(hourOf(Date.parse(instant), zone)).toBe(hour)
   })
 })

@@ -62,6 +62,11 @@ export function localDateOf(instant: number, timeZone: string): LocalDate {
   return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() }
 }
 
+/** The hour (0–23) an instant reads on a clock in a zone: 8 from 08:00 to 08:59 there, DST or not. */
+export function hourOf(instant: number, timeZone: string) {
+  return new Date(wallClock(instant, timeZone)).getUTCHours()
+}
+
 /** The date `days` days after `date` (before, when negative). */
 export function addDays(date: LocalDate, days: number): LocalDate {
   const shifted = new Date(Date.UTC(date.year, date.month - 1, date.day + days))

@@ -1,3 +1,7 @@
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
+
 /**
  * Small readers for server-rendered markup, so a test can assert what a person sees (text,
  * links, buttons) instead of class names. Good for `renderToString` output, not a browser DOM.
@@ -32,4 +36,24 @@ export function links(html: string): { text: string; href: string | null }[] {
 /** The labels of every button. */
 export function buttons(html: string): string[] {
   return [...html.matchAll(/<button\b[^>]*>([\s\S]*?)<\/button>/gi)].map(([, inner = '']) => plain(inner))
+}
+
+/**
+ * A route's page as the server renders it for the data its loader (and action) answered, without
+ * a browser: what a person without JavaScript receives.
+ */
+export function renderRoute(
+  route: { id: string; path: string; Component: unknown },
+  data: { loaderData: unknown; actionData?: unknown },
+) {
+  const Page = createRoutesStub([{ id: route.id, path: route.path, Component: route.Component as never }])
+  return renderToString(
+    createElement(Page, {
+      initialEntries: [route.path],
+      hydrationData: {
+        loaderData: { [route.id]: data.loaderData },
+        ...(data.actionData === undefined ? {} : { actionData: { [route.id]: data.actionData } }),
+      },
+    }),
+  )
 }

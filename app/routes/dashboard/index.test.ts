@@ -5,6 +5,7 @@ import { createRoutesStub } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { users } from '~/db/schema'
+import { todayIn } from '~/utils/calendar'
 import { signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { links, visibleText } from '../../../tests/helpers/html'
@@ -66,6 +67,35 @@ describe('loader', () => {
     expect(data.recentlyCreated?.parentTaskId).toBe(parent.id)
     expect(data.recentlyCompleted?.id).toBe(parent.id)
     expect(data.onboarding.isFinished).toBe(true)
+  })
+
+  test('counts what is overdue and due this week in the zone of the tz cookie, own and assigned apart', async () => {
+    const ada = await createUser(db, { onboardedAt: new Date() })
+    const grace = await createUser(db)
+    await createTask(db, { userId: ada.id, dueDate: '2020-01-01' })
+    await createTask(db, {
+      userId: ada.id,
+      dueDate: '2020-01-01',
+      status: 'Completed',
+      completedAt: new Date(),
+    })
+    await createTask(db, { userId: ada.id, dueDate: todayIn('Asia/Tokyo') })
+    const assigned = await createTask(db, {
+      userId: grace.id,
+      dueDate: todayIn('Asia/Tokyo'),
+      assigneeId: ada.id,
+    })
+    await shareTask(db, assigned.id, [ada.email])
+
+    const data = await dashboardOf(ada.id, 'tz=Asia%2FTokyo')
+
+    expect(data.due).toEqual({
+      own: { overdue: 1, dueThisWeek: 1 },
+      assigned: { overdue: 0, dueThisWeek: 1 },
+    })
+    const text = visibleText(render(data))
+    expect(text).toMatch(/Overdue\s*1\s*of your tasks/)
+    expect(text).toMatch(/Assigned to you, due this week\s*1/)
   })
 })
 

@@ -9,6 +9,7 @@ import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { getOnboarding } from '~/services/onboarding.server'
 import {
+  getDueCounts,
   getMostRecentCompleted,
   getMostRecentCreated,
   getProductivityInsights,
@@ -19,7 +20,7 @@ import { timeZoneFrom } from '~/utils/time-zone.server'
 import { shortDate } from './+parts/format'
 import { OnboardingChecklist } from './+parts/onboarding-checklist'
 import { RecentTask } from './+parts/recent-task'
-import { InsightsPanel, StatCards } from './+parts/stat-cards'
+import { DueCards, InsightsPanel, StatCards } from './+parts/stat-cards'
 import type { Route } from './+types/index'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Threadwork' }]
@@ -32,18 +33,20 @@ export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Threadwork'
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
-  const [stats, insights, recentlyCompleted, recentlyCreated, onboarding] = await Promise.all([
+  const timeZone = timeZoneFrom(request.headers)
+  const [stats, insights, due, recentlyCompleted, recentlyCreated, onboarding] = await Promise.all([
     getTaskStats(db, user),
-    getProductivityInsights(db, user, { timeZone: timeZoneFrom(request.headers) }),
+    getProductivityInsights(db, user, { timeZone }),
+    getDueCounts(db, user, { timeZone }),
     getMostRecentCompleted(db, user),
     getMostRecentCreated(db, user),
     getOnboarding(db, user),
   ])
-  return { user, stats, insights, recentlyCompleted, recentlyCreated, onboarding }
+  return { user, stats, insights, due, recentlyCompleted, recentlyCreated, onboarding }
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { user, stats, insights, recentlyCompleted, recentlyCreated, onboarding } = loaderData
+  const { user, stats, insights, due, recentlyCompleted, recentlyCreated, onboarding } = loaderData
   useRevalidateWhenStale(loaderData)
   const { isPaused } = useRevalidateOnTaskEvents()
   const own = stats.own
@@ -73,6 +76,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <StatCards stats={stats} insights={insights} />
+          <DueCards due={due} />
           <section aria-label="Charts" className="grid gap-4 md:grid-cols-2">
             <BarList
               title="Tasks by status"

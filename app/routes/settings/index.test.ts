@@ -1,7 +1,4 @@
 import { eq } from 'drizzle-orm'
-import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
-import { createRoutesStub } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
@@ -12,7 +9,7 @@ import { readToast } from '~/toast.server'
 import { verifyPassword } from '~/utils/crypto.server'
 import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
-import { visibleText } from '../../../tests/helpers/html'
+import { renderRoute, visibleText } from '../../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../tests/helpers/route'
 import Settings, { action, loader } from './index'
 
@@ -199,17 +196,9 @@ describe('sessions', () => {
     const stranger = await signedInBrowser(db, (await createUser(db)).id)
     const answer = await post({ intent: 'revoke-session', sessionId: stranger.session.id })
     const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
-    const Page = createRoutesStub([
-      { id: 'routes/settings/index', path: '/settings', Component: Settings as never },
-    ])
-    const html = renderToString(
-      createElement(Page, {
-        initialEntries: ['/settings'],
-        hydrationData: {
-          loaderData: { 'routes/settings/index': page.data },
-          actionData: { 'routes/settings/index': answer.data },
-        },
-      }),
+    const html = renderRoute(
+      { id: 'routes/settings/index', path: '/settings', Component: Settings },
+      { loaderData: page.data, actionData: answer.data },
     )
     expect(visibleText(html)).toContain(SESSION_NOT_FOUND)
   })
@@ -324,14 +313,9 @@ describe('the page', () => {
   async function renderFor(overrides: Parameters<typeof createUser>[1] = {}) {
     const { browser } = await signedInUser(overrides)
     const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
-    const Page = createRoutesStub([
-      { id: 'routes/settings/index', path: '/settings', Component: Settings as never },
-    ])
-    return renderToString(
-      createElement(Page, {
-        initialEntries: ['/settings'],
-        hydrationData: { loaderData: { 'routes/settings/index': page.data } },
-      }),
+    return renderRoute(
+      { id: 'routes/settings/index', path: '/settings', Component: Settings },
+      { loaderData: page.data },
     )
   }
 

@@ -10,12 +10,13 @@ import { SessionsSection } from '~/components/settings/sessions-section'
 import { database } from '~/db/client.server'
 import { replyWithError } from '~/http/refusals.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
-import { getMentionEmailSetting, setMentionEmailSetting } from '~/services/mention-emails.server'
 import {
   changePassword,
   deleteAccount,
   endSession,
   getAccount,
+  getEmailSettings,
+  setEmailSetting,
   updateProfile,
 } from '~/services/profile.server'
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
@@ -31,14 +32,14 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions, emailOnMention] = await Promise.all([
+  const [account, sessions, emailSettings] = await Promise.all([
     getAccount(db, user.id),
     listSessions(db, user.id),
-    getMentionEmailSetting(db, user.id),
+    getEmailSettings(db, user.id),
   ])
   return {
     account,
-    emailOnMention,
+    ...emailSettings,
     sessions: sessions
       .map((s) => ({
         id: s.id,
@@ -51,6 +52,12 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       .sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || b.lastSeenAt.localeCompare(a.lastSeenAt)),
   }
 }
+
+/** The Notifications section's forms: each intent, the column its checkbox sets, and its toast. */
+const EMAIL_SETTINGS = {
+  'mention-emails': { setting: 'emailOnMention', title: 'Mention e-mails' },
+  'due-emails': { setting: 'emailOnDue', title: 'Due-date reminders' },
+} as const
 
 const SessionIdSchema = z.object({ sessionId: z.string().min(1, 'Choose a session') })
 
@@ -99,14 +106,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       }
       return redirectWithToast('/settings', { type: 'success', title: 'Session revoked' })
     }
-    case 'mention-emails': {
+    case 'mention-emails':
+    case 'due-emails': {
+      const { setting, title } = EMAIL_SETTINGS[intent]
       // A checkbox sends its value only when ticked: no field means off.
-      const isOn = formData.get('emailOnMention') === 'on'
-      await setMentionEmailSetting(db, user.id, isOn)
-      return redirectWithToast('/settings', {
-        type: 'success',
-        title: isOn ? 'Mention e-mails are on' : 'Mention e-mails are off',
-      })
+      const isOn = formData.get(setting) === 'on'
+      await setEmailSetting(db, user.id, setting, isOn)
+      return redirectWithToast('/settings', { type: 'success', title: `${title} are ${isOn ? 'on' : 'off'}` })
     }
     case 'revoke-other-sessions': {
       await revokeOtherSessions(db, user.id, session.id)
@@ -134,7 +140,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData: answered }: Route.ComponentProps) {
-  const { account, sessions, emailOnMention } = loaderData
+  const { account, sessions, emailOnMention, emailOnDue } = loaderData
   const actionData = useKeptActionData(answered)
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
@@ -147,7 +153,7 @@ export default function Settings({ loaderData, actionData: answered }: Route.Com
       </div>
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
-      <NotificationsSection emailOnMention={emailOnMention} />
+      <NotificationsSection emailOnMention={emailOnMention} emailOnDue={emailOnDue} />
       <SessionsSection sessions={sessions} actionData={actionData} />
       <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />
     </main>

@@ -1,4 +1,4 @@
-import type { ProductivityInsights, TaskStats, TaskTotals } from '~/services/stats.server'
+import type { DueCounts, ProductivityInsights, TaskStats, TaskTotals } from '~/services/stats.server'
 import { cn } from '~/utils/cn'
 import { formatHours, plural } from './format'
 
@@ -54,6 +54,31 @@ export function StatCards({ stats, insights }: { stats: TaskStats; insights: Pro
         value={String(insights.completedThisWeek)}
         detail={changeText(insights.weekOverWeekChange)}
       />
+    </dl>
+  )
+}
+
+/** What is overdue and due by Sunday: the person's own tasks, and apart, others' assigned to them. */
+export function DueCards({ due }: { due: { own: DueCounts; assigned: DueCounts } }) {
+  return (
+    <dl aria-label="Due dates" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <Stat
+        label="Overdue"
+        value={String(due.own.overdue)}
+        detail="of your tasks"
+        className={due.own.overdue > 0 ? 'border-destructive/50' : undefined}
+      />
+      <Stat
+        label="Due this week"
+        value={String(due.own.dueThisWeek)}
+        detail="of your tasks, through Sunday"
+      />
+      <Stat
+        label="Assigned to you, overdue"
+        value={String(due.assigned.overdue)}
+        className={due.assigned.overdue > 0 ? 'border-destructive/50' : undefined}
+      />
+      <Stat label="Assigned to you, due this week" value={String(due.assigned.dueThisWeek)} />
     </dl>
   )
 }
