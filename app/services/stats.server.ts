@@ -12,6 +12,7 @@ import {
   todayIn,
   weekdayOf,
 } from '~/utils/calendar'
+import { dueThisWeek } from '~/utils/due-date'
 import type { Actor } from './session-user'
 import { findLatestOwnTask } from './tasks/reads.server'
 import { ruleSql, viewerValues } from './tasks/rule.server'
@@ -307,7 +308,7 @@ export async function getDueCounts(
 ): Promise<{ own: DueCounts; assigned: DueCounts }> {
   const now = (input.now ?? new Date()).getTime()
   const today = todayIn(input.timeZone, now)
-  const sunday = isoDate(addDays(mondayOf(localDateOf(now, input.timeZone)), 6))
+  const sunday = dueThisWeek(today).through
   const [own, assigned] = await Promise.all([
     countDue(db, eq(tasks.userId, actor.id), today, sunday),
     countDue(

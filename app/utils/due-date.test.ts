@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { todayIn } from './calendar'
-import { describeDue, weekAround } from './due-date'
+import { describeDue, dueThisWeek } from './due-date'
 
 describe('a due date as the viewer reads it', () => {
   test('later this year: the weekday, month and day', () => {
@@ -36,9 +36,9 @@ describe('a due date as the viewer reads it', () => {
   })
 })
 
-test('this week is Monday to Sunday around today, across a month and a year', () => {
-  expect(weekAround('2026-11-26')).toEqual({ start: '2026-11-23', end: '2026-11-29' })
-  expect(weekAround('2026-11-23')).toEqual({ start: '2026-11-23', end: '2026-11-29' })
-  expect(weekAround('2026-11-29')).toEqual({ start: '2026-11-23', end: '2026-11-29' })
-  expect(weekAround('2027-01-01')).toEqual({ start: '2026-12-28', end: '2027-01-03' })
+test('due this week is from today through Sunday, across a month and a year', () => {
+  expect(dueThisWeek('2026-11-26')).toEqual({ from: '2026-11-26', through: '2026-11-29' })
+  expect(dueThisWeek('2026-11-23')).toEqual({ from: '2026-11-23', through: '2026-11-29' })
+  expect(dueThisWeek('2026-11-29')).toEqual({ from: '2026-11-29', through: '2026-11-29' })
+  expect(dueThisWeek('2027-01-01')).toEqual({ from: '2027-01-01', through: '2027-01-03' })
 })

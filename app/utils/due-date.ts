@@ -47,10 +47,11 @@ function localDate(isoDay: string): LocalDate {
 }
 
 /**
- * The week `today` is in, Monday to Sunday, as `YYYY-MM-DD`: what "due this week" means on the
- * list's filter and the dashboard's count.
+ * What "due this week" means everywhere (the list's filter, the dashboard's counts, the
+ * assistant): from `today` through this week's Sunday (weeks start on Monday), as `YYYY-MM-DD`.
+ * What was due before today is overdue instead, so the two never count a task twice.
  */
-export function weekAround(today: string) {
+export function dueThisWeek(today: string) {
   const monday = mondayOf(localDate(today))
-  return { start: isoDate(monday), end: isoDate(addDays(monday, 6)) }
+  return { from: today, through: isoDate(addDays(monday, 6)) }
 }

@@ -11,7 +11,7 @@ import type { TaskView } from '~/services/tasks/view'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/view-fields'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
-import { weekAround } from '~/utils/due-date'
+import { dueThisWeek } from '~/utils/due-date'
 import { z } from '~/utils/zod'
 
 /**
@@ -69,8 +69,8 @@ function isDueIn(task: TaskView, window: DueWindow, today: string) {
   if (!task.dueDate || task.status === 'Completed') return false
   if (window === 'overdue') return task.dueDate < today
   if (window === 'today') return task.dueDate === today
-  const week = weekAround(today)
-  return task.dueDate >= week.start && task.dueDate <= week.end
+  const week = dueThisWeek(today)
+  return task.dueDate >= week.from && task.dueDate <= week.through
 }
 
 /**
@@ -115,7 +115,7 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
   return {
     listMyTasks: tool({
       description:
-        "List the tasks the person owns — or, with `assignedToMe`, those assigned to them, theirs or shared with them — the latest changed first, optionally only those of one status or priority, changed in the last N days, or due: `overdue` (its day has passed), `today`, or `thisWeek` (Monday to Sunday), in the person's own time zone and never Completed ones. `dueDate` is a calendar day, YYYY-MM-DD. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.",
+        "List the tasks the person owns — or, with `assignedToMe`, those assigned to them, theirs or shared with them — the latest changed first, optionally only those of one status or priority, changed in the last N days, or due: `overdue` (its day has passed), `today`, or `thisWeek` (from today through Sunday), in the person's own time zone and never Completed ones. `dueDate` is a calendar day, YYYY-MM-DD. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.",
       inputSchema: z.object({
         status: z.enum(STATUSES).optional(),
         priority: z.enum(PRIORITIES).optional(),

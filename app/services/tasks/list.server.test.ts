@@ -49,7 +49,7 @@ describe('lists', () => {
     dueDate: string | null
     assigneeId: string | null
   }
-  /** The viewers' today in these cases: a Wednesday, so its week runs from 2026-03-09 to 2026-03-15. */
+  /** The viewers' today in these cases: a Wednesday, so what is due this week runs to 2026-03-15. */
   const TODAY = '2026-03-11'
   const DUE_DATES = [null, '2026-03-02', '2026-03-09', '2026-03-10', TODAY, '2026-03-15', '2026-03-16', null]
   const world: Modelled[] = []
@@ -124,7 +124,7 @@ describe('lists', () => {
       (!filters.status || task.status === filters.status) &&
       (!filters.priority || task.priority === filters.priority) &&
       (filters.due !== 'overdue' || (task.dueDate !== null && due(task) < TODAY && isOpen(task))) &&
-      (filters.due !== 'week' || (due(task) >= '2026-03-09' && due(task) <= '2026-03-15' && isOpen(task))) &&
+      (filters.due !== 'week' || (due(task) >= TODAY && due(task) <= '2026-03-15' && isOpen(task))) &&
       (!filters.assignee || task.assigneeId === viewer.id)
   }
 

@@ -4,7 +4,7 @@ import { preparedPerDatabase } from '~/db/prepared.server'
 import { tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
-import { weekAround } from '~/utils/due-date'
+import { dueThisWeek } from '~/utils/due-date'
 import type { Actor } from '../session-user'
 import { taskListItemColumns } from './columns.server'
 import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
@@ -14,7 +14,7 @@ import type { TaskListItem } from './view'
 
 /**
  * What the list may be narrowed to, each in the URL: a status, a priority, what is overdue or due
- * this week (not Completed, by the viewer's own today), what is assigned to the viewer; and its
+ * this week (not Completed, by the viewer's own today: `dueThisWeek`), what is assigned to the viewer; and its
  * order, newest first or by due date (undated last).
  */
 export type TaskFilters = {
@@ -36,8 +36,7 @@ const list = {
   status: sql.placeholder('status'),
   priority: sql.placeholder('priority'),
   today: sql.placeholder('today'),
-  weekStart: sql.placeholder('weekStart'),
-  weekEnd: sql.placeholder('weekEnd'),
+  sunday: sql.placeholder('sunday'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
 }
@@ -55,7 +54,7 @@ function buildListStatements(db: Database, shape: FilterShape) {
     shape.priority ? eq(tasks.priority, list.priority) : undefined,
     shape.due === 'overdue' ? and(lt(tasks.dueDate, list.today), open) : undefined,
     shape.due === 'week'
-      ? and(gte(tasks.dueDate, list.weekStart), lte(tasks.dueDate, list.weekEnd), open)
+      ? and(gte(tasks.dueDate, list.today), lte(tasks.dueDate, list.sunday), open)
       : undefined,
     shape.assignee ? eq(tasks.assigneeId, viewerPlaceholders.id) : undefined,
   )
@@ -143,14 +142,12 @@ export async function listTaskGroups(
   today = todayIn(DEFAULT_TIME_ZONE),
 ): Promise<TaskGroups> {
   const statements = listStatements(db)(filters)
-  const week = weekAround(today)
   const params = {
     ...viewerParams(viewer),
     status: filters.status ?? null,
     priority: filters.priority ?? null,
     today,
-    weekStart: week.start,
-    weekEnd: week.end,
+    sunday: dueThisWeek(today).through,
     ...page,
   }
   const [mine, [mineCount], shared, publicTasks] = await Promise.all([
