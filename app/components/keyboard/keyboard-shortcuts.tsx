@@ -16,7 +16,8 @@ const SIGN_OUT_FORM_ID = 'sign-out'
 /** The links of the task list's rows, which `j` and `k` move the focus between. */
 const ROW_LINKS = '[data-keyboard-row]'
 
-type Opened = 'help' | 'palette' | null
+/** Which dialog is open, and since when: each opening mounts its dialog anew, which shows it. */
+type Opened = { dialog: 'help' | 'palette'; at: number } | null
 
 /**
  * Listens for the shortcuts (shortcuts.ts decides which press is one) and carries them out. The
@@ -44,7 +45,7 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
       case 'help':
       case 'palette':
         opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
-        setOpened(command.kind)
+        setOpened({ dialog: command.kind, at: performance.now() })
         return
       case 'new-task':
         return startNewTask()
@@ -109,10 +110,10 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
   if (!opened) return null
   return (
     <Suspense fallback={null}>
-      {opened === 'help' ? (
-        <ShortcutsDialog onClose={close} />
+      {opened.dialog === 'help' ? (
+        <ShortcutsDialog key={opened.at} onClose={close} />
       ) : (
-        <CommandPalette isSignedIn={isSignedIn} onClose={close} />
+        <CommandPalette key={opened.at} isSignedIn={isSignedIn} onClose={close} />
       )}
     </Suspense>
   )
