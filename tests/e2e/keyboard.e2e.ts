@@ -151,13 +151,21 @@ test.describe('with JavaScript', () => {
     await page.keyboard.press('Control+k')
     await expect(palette(page)).toBeVisible()
     await expect(paletteInput(page)).toBeFocused()
+    // The query is searched for tasks too: whatever /search answers (a 404 where it is absent),
+    // the palette and the page stay as they are.
+    const searched = page.waitForResponse((response) =>
+      new URL(response.url()).pathname.startsWith('/search'),
+    )
     await page.keyboard.type('zzz')
+    await searched
     await expect(palette(page).getByRole('status')).toHaveText('Nothing matches. Try another word.')
+    await expect(page.getByRole('heading', { name: /^Welcome back/, level: 1 })).toBeAttached()
     await page.keyboard.press('Escape')
     await expect(palette(page)).toBeHidden()
     expect(await focused(page)).toBe('Docs')
 
     await page.keyboard.press('Control+k')
+    await expect(paletteInput(page)).toBeFocused()
     await expect(paletteInput(page)).toHaveValue('')
     await page.keyboard.type('notif')
     const option = palette(page).getByRole('option', { name: /Notifications/ })
@@ -178,6 +186,7 @@ test.describe('with JavaScript', () => {
     await shortcutsListening(page)
     const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'))
     await page.keyboard.press('Control+k')
+    await expect(paletteInput(page)).toBeFocused()
     const options = palette(page).getByRole('option')
     await expect(options.first()).toHaveAttribute('aria-selected', 'true')
     await page.keyboard.press('ArrowDown')
@@ -199,11 +208,35 @@ test.describe('with JavaScript', () => {
     await page.goto('/dashboard')
     await shortcutsListening(page)
     await page.keyboard.press('Control+k')
+    await expect(paletteInput(page)).toBeFocused()
     await page.keyboard.type('sign out')
     await page.keyboard.press('Enter')
     await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible()
     await page.goto('/dashboard')
     await expect(page).toHaveURL(/\/login/)
+  })
+
+  test('the palette finds a task by title through the search and opens it', async ({
+    person,
+    signedInPage: page,
+  }, testInfo) => {
+    // The search page is another part of Step 16; on a branch without it there is nothing to find.
+    test.skip((await page.request.get('/search?q=deploy')).status() === 404, 'No /search page on this branch')
+    const text = uniqueTitle('Deploy the keyboard palette', testInfo.project.name)
+    const { id } = await createTaskThroughApi(person, { text })
+    await page.goto('/dashboard')
+    await shortcutsListening(page)
+    await page.keyboard.press('Control+k')
+    await expect(paletteInput(page)).toBeFocused()
+    // The title's last word is this test's own.
+    await page.keyboard.type(text.split(' ').at(-1) ?? '')
+    const option = palette(page).getByRole('option', { name: new RegExp(text) })
+    await expect(option).toContainText('Task')
+    await page.keyboard.press('ArrowUp')
+    await expect(option).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(new RegExp(`/task\\?task=${id}$`))
+    await expect(modal(page).getByRole('heading', { name: text })).toBeVisible()
   })
 
   for (const theme of THEMES) {

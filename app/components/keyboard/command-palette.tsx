@@ -56,6 +56,7 @@ export default function CommandPalette({
     // biome-ignore lint/a11y/useKeyWithClickEvents: the click is on the backdrop; the keyboard closes the dialog with Escape
     <dialog
       ref={dialog}
+      data-keyboard-dialog
       aria-labelledby="command-palette-title"
       onClose={() => onClose(chosen.current)}
       onClick={(event) => {

@@ -15,6 +15,8 @@ const THEME_FORM_ID = 'theme-switch'
 const SIGN_OUT_FORM_ID = 'sign-out'
 /** The links of the task list's rows, which `j` and `k` move the focus between. */
 const ROW_LINKS = '[data-keyboard-row]'
+/** The attribute our own dialogs carry (shortcuts-dialog.tsx, command-palette.tsx). */
+const OUR_DIALOG = 'data-keyboard-dialog'
 
 /** Which dialog is open, and since when: each opening mounts its dialog anew, which shows it. */
 type Opened = { dialog: 'help' | 'palette'; at: number } | null
@@ -28,6 +30,8 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
   const navigate = useNavigate()
   const { pathname } = useLocation()
   const [opened, setOpened] = useState<Opened>(null)
+  /** When the dialog open now was asked for (its key), or null: a close of an older one is late. */
+  const opening = useRef<number | null>(null)
   const opener = useRef<HTMLElement | null>(null)
   const pendingSince = useRef<number | null>(null)
   const focusTitleOnArrival = useRef(false)
@@ -45,7 +49,8 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
       case 'help':
       case 'palette':
         opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
-        setOpened({ dialog: command.kind, at: performance.now() })
+        opening.current = performance.now()
+        setOpened({ dialog: command.kind, at: opening.current })
         return
       case 'new-task':
         return startNewTask()
@@ -72,7 +77,11 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
     const onKeyDown = (event: KeyboardEvent) => {
       const answer = shortcutFor(event, {
         isTyping: isTypingIn(event.target instanceof HTMLElement ? event.target : null),
-        isDialogOpen: document.querySelector('dialog[open], [popover="auto"]:popover-open') !== null,
+        // Ours count from the key that opens them: until its chunk has come, the keys typed for
+        // the palette are not shortcuts either.
+        isDialogOpen:
+          (opening.current !== null && document.querySelector(`dialog[${OUR_DIALOG}]`) === null) ||
+          document.querySelector('dialog[open], [popover="auto"]:popover-open') !== null,
         pendingSince: pendingSince.current,
         now: event.timeStamp,
       })
@@ -94,7 +103,11 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
     document.getElementById(NEW_TASK_TITLE_ID)?.focus()
   }, [pathname])
 
-  const close = (chosen?: PaletteItem | null) => {
+  const close = (at: number, chosen?: PaletteItem | null) => {
+    // The close event comes a moment after the dialog has closed: a key pressed meanwhile may
+    // already have opened the next one, which this must leave alone.
+    if (opening.current !== at) return
+    opening.current = null
     setOpened(null)
     opener.current?.focus()
     opener.current = null
@@ -111,9 +124,13 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
   return (
     <Suspense fallback={null}>
       {opened.dialog === 'help' ? (
-        <ShortcutsDialog key={opened.at} onClose={close} />
+        <ShortcutsDialog key={opened.at} onClose={() => close(opened.at)} />
       ) : (
-        <CommandPalette key={opened.at} isSignedIn={isSignedIn} onClose={close} />
+        <CommandPalette
+          key={opened.at}
+          isSignedIn={isSignedIn}
+          onClose={(chosen) => close(opened.at, chosen)}
+        />
       )}
     </Suspense>
   )

@@ -28,6 +28,7 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
     // biome-ignore lint/a11y/useKeyWithClickEvents: the click is on the backdrop; the keyboard closes the dialog with Escape
     <dialog
       ref={dialog}
+      data-keyboard-dialog
       aria-labelledby="shortcuts-title"
       onClose={onClose}
       onClick={(event) => {
