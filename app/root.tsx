@@ -14,6 +14,7 @@ import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
+import { KeyboardShortcuts } from '~/components/keyboard'
 import { PendingIndicator } from '~/components/pending-indicator'
 import type { TaskModalData } from '~/components/task-modal'
 import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
@@ -169,6 +170,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PendingIndicator />
+      <KeyboardShortcuts isSignedIn={loaderData.user !== null} />
       {loaderData.user ? (
         <Suspense fallback={null}>
           <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />

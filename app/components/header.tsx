@@ -278,6 +278,8 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
           <AccountMenuLink to="/settings">Settings</AccountMenuLink>
           <AccountMenuLink to="/settings/billing">Billing</AccountMenuLink>
           <ActionForm
+            // The command palette's "sign out" submits this form (app/components/keyboard/).
+            id="sign-out"
             action="/logout"
             onSubmit={(event) => event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()}
           >

@@ -17,6 +17,8 @@ export function ThemeSwitch({ serverTheme }: { serverTheme: Theme | null }) {
 
   return (
     <ActionForm
+      // The command palette's "toggle theme" submits this form (app/components/keyboard/).
+      id="theme-switch"
       fetcher={fetcher}
       action="/resources/theme"
       redirectTo

@@ -97,6 +97,8 @@ function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
         <a
           href={rows.hrefOf(task.id)}
           onClick={rows.openInPlace}
+          // `j` and `k` move the focus between these (app/components/keyboard/).
+          data-keyboard-row
           className="font-medium break-words hover:underline"
         >
           {task.text}
