@@ -2,6 +2,7 @@ import { type KeyboardEvent, type ToggleEvent, useRef } from 'react'
 import { Link, useLocation, useNavigation } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import { Avatar, initials } from '~/components/avatar'
+import { SiteSearch } from '~/components/site-search'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { Button, buttonClasses } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
@@ -88,7 +89,8 @@ export function Header({
           ))}
         </nav>
 
-        <div className="ml-auto flex items-center gap-2 md:ml-0">
+        <div className="ml-auto flex min-w-0 items-center gap-2 md:ml-0">
+          {user && !isSessionChanging ? <SiteSearch /> : null}
           <ThemeSwitch serverTheme={theme} />
           {user && !isSessionChanging ? (
             <InboxLink unread={unreadMentions} isActive={isActivePath(pathname, INBOX_PATH)} />
