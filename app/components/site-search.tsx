@@ -14,6 +14,8 @@ export function SiteSearch() {
   const { pathname, search } = useLocation()
   const current = pathname === '/search' ? (new URLSearchParams(search).get('q') ?? '') : ''
   return (
+    // A form with the search role, not the newer <search> element, which older browsers do not know.
+    // biome-ignore lint/a11y/useSemanticElements: see above
     <form method="get" action="/search" role="search" aria-label="Site" className="min-w-0">
       <label htmlFor={SITE_SEARCH_ID} className="sr-only">
         Search tasks and comments

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -37,6 +38,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
       <h1 className="text-2xl font-semibold">Search</h1>
+      {/* biome-ignore lint/a11y/useSemanticElements: the search role on a form, as the header's (components/site-search.tsx) */}
       <form
         method="get"
         action="/search"
@@ -71,51 +73,65 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
 
-      {tasks.length > 0 ? (
-        <section aria-labelledby="task-results" className="flex flex-col gap-2">
-          <h2 id="task-results" className="text-lg font-semibold">
-            {`Tasks (${tasks.length})`}
-          </h2>
-          <ul className="divide-y rounded-lg border">
-            {tasks.map((task) => (
-              <li key={task.id} data-testid="task-result" className="p-4">
-                <Link to={opening(task.id)} preventScrollReset className="font-medium hover:underline">
-                  <Highlighted parts={task.title} />
-                </Link>
-                {task.details ? (
-                  <p className="mt-1 text-sm break-words text-muted-foreground">
-                    <Highlighted parts={task.details} />
-                  </p>
-                ) : null}
-                <p className="mt-1 text-xs text-muted-foreground">{`Owned by ${task.ownerName}`}</p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-
-      {comments.length > 0 ? (
-        <section aria-labelledby="comment-results" className="flex flex-col gap-2">
-          <h2 id="comment-results" className="text-lg font-semibold">
-            {`Comments (${comments.length})`}
-          </h2>
-          <ul className="divide-y rounded-lg border">
-            {comments.map((comment) => (
-              <li key={comment.id} data-testid="comment-result" className="p-4">
-                <Link
-                  to={`${opening(comment.taskId)}#comment-${comment.id}`}
-                  preventScrollReset
-                  className="text-sm break-words hover:underline"
-                >
-                  <Highlighted parts={comment.snippet} />
-                </Link>
-                <p className="mt-1 text-xs text-muted-foreground">{`${comment.authorName} on “${comment.taskText}”`}</p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <ResultList id="task-results" heading="Tasks" items={tasks}>
+        {(task) => (
+          <>
+            <Link to={opening(task.id)} preventScrollReset className="font-medium hover:underline">
+              <Highlighted parts={task.title} />
+            </Link>
+            {task.details ? (
+              <p className="mt-1 text-sm break-words text-muted-foreground">
+                <Highlighted parts={task.details} />
+              </p>
+            ) : null}
+            <p className="mt-1 text-xs text-muted-foreground">{`Owned by ${task.ownerName}`}</p>
+          </>
+        )}
+      </ResultList>
+      <ResultList id="comment-results" heading="Comments" items={comments}>
+        {(comment) => (
+          <>
+            <Link
+              to={`${opening(comment.taskId)}#comment-${comment.id}`}
+              preventScrollReset
+              className="text-sm break-words hover:underline"
+            >
+              <Highlighted parts={comment.snippet} />
+            </Link>
+            <p className="mt-1 text-xs text-muted-foreground">{`${comment.authorName} on “${comment.taskText}”`}</p>
+          </>
+        )}
+      </ResultList>
     </main>
+  )
+}
+
+/** One kind of result under its heading with a count; nothing when there is none. */
+function ResultList<Item extends { id: string }>({
+  id,
+  heading,
+  items,
+  children,
+}: {
+  id: string
+  heading: string
+  items: Item[]
+  children: (item: Item) => ReactNode
+}) {
+  if (items.length === 0) return null
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-2">
+      <h2 id={id} className="text-lg font-semibold">
+        {`${heading} (${items.length})`}
+      </h2>
+      <ul className="divide-y rounded-lg border">
+        {items.map((item) => (
+          <li key={item.id} data-testid={id} className="p-4">
+            {children(item)}
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 
