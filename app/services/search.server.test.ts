@@ -1,8 +1,13 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
+import { migrateDatabase } from '~/db/migrate.server'
 import { SEARCH_LIMITS } from '~/domain/constants'
+import { openScratchDatabase } from '../../tests/helpers/db'
 import {
   createComment,
   createUser,
@@ -346,4 +351,41 @@ describe('who finds what', () => {
     },
     60_000,
   )
+})
+
+describe('the migration', () => {
+  test('indexes the tasks and comments written before it', async () => {
+    // The migrations up to the one that adds search, in a folder of their own.
+    const folder = mkdtempSync(join(tmpdir(), 'threadwork-migrations-'))
+    cpSync('drizzle', folder, { recursive: true })
+    const journalFile = join(folder, 'meta/_journal.json')
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] }
+    const searchAt = journal.entries.findIndex((entry) => entry.tag.endsWith('_search'))
+    expect(searchAt).toBeGreaterThan(0)
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, searchAt) }))
+    const scratch = await openScratchDatabase()
+    try {
+      await migrateDatabase(scratch.db, folder)
+      const ada = await createUser(scratch.db)
+      const task = await insertTask(scratch.db, {
+        userId: ada.id,
+        text: 'Written before search',
+        details: 'flamingo',
+      })
+      const comment = await createComment(scratch.db, {
+        taskId: task.id,
+        userId: ada.id,
+        content: 'older flamingo',
+      })
+
+      await migrateDatabase(scratch.db)
+
+      const found = await search(scratch.db, viewerOf(ada), { query: 'flamingo' })
+      expect(found.tasks.map((hit) => hit.id)).toEqual([task.id])
+      expect(found.comments.map((hit) => hit.id)).toEqual([comment.id])
+    } finally {
+      scratch.close()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
 })
