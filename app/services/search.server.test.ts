@@ -2,10 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
+import { users } from '~/db/schema'
+import { DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
 import { SEARCH_LIMITS } from '~/domain/constants'
 import { openScratchDatabase } from '../../tests/helpers/db'
 import {
@@ -353,8 +355,21 @@ describe('who finds what', () => {
   )
 })
 
-describe('the migration', () => {
-  test('indexes the tasks and comments written before it', async () => {
+describe('rows written outside the services', () => {
+  test('the demo seed is searchable as soon as it is written', async () => {
+    const scratch = await openScratchDatabase()
+    try {
+      await migrateDatabase(scratch.db)
+      await seedDemoWorkspace(scratch.db)
+      const [ada] = await scratch.db.select().from(users).where(eq(users.email, DEMO_USERS[0].email))
+      const found = await search(scratch.db, viewerOf(ada as UserRow), { query: 'public beta' })
+      expect(found.tasks.map((hit) => hit.text)).toContain('Ship the public beta')
+    } finally {
+      scratch.close()
+    }
+  }, 30_000)
+
+  test('the migration indexes the tasks and comments written before it', async () => {
     // The migrations up to the one that adds search, in a folder of their own.
     const folder = mkdtempSync(join(tmpdir(), 'threadwork-migrations-'))
     cpSync('drizzle', folder, { recursive: true })
