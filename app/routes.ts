@@ -53,6 +53,7 @@ export default [
   route('task/actions', 'routes/tasks/actions.tsx'),
   route('task/comments', 'routes/tasks/comments.tsx'),
   route('notifications', 'routes/notifications.tsx'),
+  route('search', 'routes/search/index.tsx'),
   route('chat/:chatId?', 'routes/chat/index.tsx'),
   route('saved-chats', 'routes/saved-chats/index.tsx'),
 

@@ -2,6 +2,7 @@ import { type KeyboardEvent, type ToggleEvent, useRef } from 'react'
 import { Link, useLocation, useNavigation } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import { Avatar, initials } from '~/components/avatar'
+import { SearchLink, SiteSearch } from '~/components/site-search'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { Button, buttonClasses } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
@@ -88,7 +89,14 @@ export function Header({
           ))}
         </nav>
 
-        <div className="ml-auto flex items-center gap-2 md:ml-0">
+        <div className="ml-auto flex min-w-0 items-center gap-2 md:ml-0">
+          {/* The field where the header has room for it; a link to /search between. */}
+          {user && !isSessionChanging ? (
+            <>
+              <SiteSearch className="hidden w-44 xl:block" />
+              <SearchLink className="hidden lg:inline-flex xl:hidden" />
+            </>
+          ) : null}
           <ThemeSwitch serverTheme={theme} />
           {user && !isSessionChanging ? (
             <InboxLink unread={unreadMentions} isActive={isActivePath(pathname, INBOX_PATH)} />
@@ -122,6 +130,7 @@ export function Header({
             <Icon name="close" className="size-4" />
           </Button>
         </div>
+        {user ? <SiteSearch id="mobile-site-search" className="mb-4" /> : null}
         <nav aria-label="Mobile" className="flex flex-col gap-1">
           {links.map((link) => (
             <HeaderLink

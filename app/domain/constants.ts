@@ -34,3 +34,12 @@ export const TASK_LIMITS = {
   hrs: { min: 1, max: 8, step: 1 },
   sharedWith: { maxItems: 50 },
 } as const
+
+/**
+ * Search's limits (app/services/search.server.ts): what a person may type, and how many tasks and
+ * comments one search returns at most (and by default).
+ */
+export const SEARCH_LIMITS = {
+  query: { maxLength: 200 },
+  results: { max: 50, default: 20 },
+} as const

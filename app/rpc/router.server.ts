@@ -11,6 +11,8 @@ import { addComment, deleteComment, updateComment } from '~/services/comments.se
 import { checkHealth } from '~/services/health.server'
 import { mentionableUsers } from '~/services/mentions.server'
 import { listUnreadMentions, markNotificationRead } from '~/services/notifications.server'
+import { search } from '~/services/search.server'
+import { SearchInputSchema } from '~/services/search-query'
 import {
   getMostRecentCompleted,
   getMostRecentCreated,
@@ -63,6 +65,10 @@ export const router = {
       await deleteTask(context.db, context.user, input.taskId)
       return { success: true }
     }),
+    // Tasks and comments the caller may see, by the words they typed (app/services/search.server.ts).
+    search: read
+      .input(SearchInputSchema)
+      .handler(({ context, input }) => search(context.db, context.user, input)),
     getTaskUsers: read
       .input(TaskId)
       .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),

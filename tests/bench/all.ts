@@ -19,6 +19,7 @@ const PARTS: Part[] = [
   { file: 'tests/bench/dashboard.ts', env: { WEB_CONCURRENCY: '1' } },
   { file: 'tests/bench/scale.ts' },
   { file: 'tests/bench/sqld.ts' },
+  { file: 'tests/bench/search.ts' },
 ]
 
 const args = process.argv.slice(2)

@@ -366,11 +366,12 @@ export const OTHER_ACTIONS: Record<string, string> = {
  * A fingerprint of every table a request could change, one hash per table, so a failure names
  * the table. Left out, on purpose: `rate_limits`, because a refused attempt still counts against
  * its limit (that is what limits are for), and a session's `last_seen_at` and `expires_at`,
- * which reading a session refreshes.
+ * which reading a session refreshes; and the search index's own tables, which mirror `tasks` and
+ * `comments` (hashed already).
  */
 export async function tableFingerprints(db: Database): Promise<Record<string, string>> {
   const tables = await db.all<{ name: string }>(
-    sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name <> 'rate_limits' ORDER BY name`,
+    sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name <> 'rate_limits' AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow') ORDER BY name`,
   )
   const fingerprints: Record<string, string> = {}
   for (const { name } of tables) {
