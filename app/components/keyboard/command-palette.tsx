@@ -129,25 +129,8 @@ function useTaskSearch(isSignedIn: boolean, query: string) {
   const isSearched = isSignedIn && q.length >= SEARCH_MIN_LENGTH
   useEffect(() => {
     if (!isSearched) return
-    const timer = window.setTimeout(async () => {
-      if (await isSearchAnswering()) void load(`/search?q=${encodeURIComponent(q)}`)
-    }, SEARCH_DELAY_MS)
+    const timer = window.setTimeout(() => void load(`/search?q=${encodeURIComponent(q)}`), SEARCH_DELAY_MS)
     return () => window.clearTimeout(timer)
   }, [isSearched, q, load])
   return isSearched ? taskItems(fetcher.data) : []
-}
-
-let searchAnswers: Promise<boolean> | undefined
-
-/**
- * Whether this deployment has the /search page. A fetcher's load that is answered with an error
- * (a 404 where a fork removed the page) shows the root's error screen in place of the whole page,
- * so the palette asks once, with a plain request of the router's data URL, before it searches.
- */
-function isSearchAnswering() {
-  searchAnswers ??= fetch('/search.data?q=', { credentials: 'same-origin' }).then(
-    (response) => response.status !== 404,
-    () => false,
-  )
-  return searchAnswers
 }

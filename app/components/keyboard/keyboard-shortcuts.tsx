@@ -8,8 +8,11 @@ const CommandPalette = lazy(() => import('./command-palette'))
 
 /** The create form's title on /task (app/routes/tasks/index.tsx names its fields `create-task-…`). */
 const NEW_TASK_TITLE_ID = 'create-task-text'
-/** The header's search field; where it is absent, `/` opens the search page instead. */
-const SEARCH_FIELD_ID = 'site-search'
+/**
+ * The search fields `/` focuses, the first one shown: the search page's own, the header's (wide
+ * screens only) and the drawer's (when open). Where none is shown, `/` opens the search page.
+ */
+const SEARCH_FIELD_IDS = ['search-query', 'site-search', 'mobile-site-search']
 /** The forms `toggle-theme` and `sign-out` submit: the header's own, so each stays one way. */
 const THEME_FORM_ID = 'theme-switch'
 const SIGN_OUT_FORM_ID = 'sign-out'
@@ -55,7 +58,9 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
       case 'new-task':
         return startNewTask()
       case 'focus-search': {
-        const search = document.getElementById(SEARCH_FIELD_ID)
+        const search = SEARCH_FIELD_IDS.map((id) => document.getElementById(id)).find(
+          (field) => field !== null && field.getClientRects().length > 0,
+        )
         if (search) search.focus()
         else void navigate('/search')
         return
