@@ -100,6 +100,13 @@ function singleNotice(mention: MentionSummary) {
       }
 }
 
+/** Several notices: counted as mentions while they all are, else as notifications. */
+function severalSubject(mentions: MentionSummary[]) {
+  return mentions.some((mention) => mention.type === 'assignment')
+    ? `You have ${mentions.length} new notifications on Threadwork`
+    : `You were mentioned ${mentions.length} times on Threadwork`
+}
+
 /** Mentions listed in one e-mail; the rest are counted, and all of them wait in the inbox. */
 const MENTION_EMAIL_LIST_LIMIT = 10
 
@@ -117,7 +124,7 @@ export function mentionEmailMessage(
   const listed = mentions.slice(0, MENTION_EMAIL_LIST_LIMIT)
   const more = mentions.length - listed.length
   const single = isSingle ? singleNotice(first) : undefined
-  return render(to, single ? single.subject : `You were mentioned ${mentions.length} times on Threadwork`, {
+  return render(to, single ? single.subject : severalSubject(mentions), {
     preheader: isSingle
       ? `${first.fromUserName}: ${first.excerpt}`
       : 'Mentions that came in while you were away.',

@@ -269,6 +269,25 @@ describe('being assigned notifies like a mention', () => {
     expect(sent[0]?.text).toContain('Olive Owner assigned you “Plan the offsite”')
   })
 
+  test('two assignments while away: one e-mail counting both as notifications', async () => {
+    const alan = await createUser(db, { name: 'Alan' })
+    const owner = viewerOf(people.owner)
+    for (const text of ['Book the venue', 'Order the food']) {
+      const task = await createTask(
+        db,
+        owner,
+        fields({ text, sharedWith: [alan.email], assigneeId: alan.id }),
+      )
+      expect(task.assigneeId).toBe(alan.id)
+    }
+    vi.setSystemTime(T0 + env().MENTION_EMAIL_DELAY_MINUTES * MINUTE)
+    await createJobRunner({ handlers: { [MENTION_EMAIL_JOB]: runMentionEmailJob } }).runDue()
+    const sent = await db.select().from(emailOutbox).where(eq(emailOutbox.to, alan.email))
+    expect(sent.map((email) => email.subject)).toEqual(['You have 2 new notifications on Threadwork'])
+    expect(sent[0]?.text).toContain('Olive Owner assigned you “Book the venue”')
+    expect(sent[0]?.text).toContain('Olive Owner assigned you “Order the food”')
+  })
+
   test('assigning yourself, or the same person again, notifies nobody', async () => {
     const taskId = await sharedTask()
     const owner = viewerOf(people.owner)
