@@ -15,6 +15,7 @@ import {
 } from '../../../tests/helpers/factories'
 import { fields, taskRow, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
 import { CANNOT_BE_ASSIGNED } from './assignment.server'
+import { listAssignable } from './reads.server'
 import { createTask, shareTask, updateTask } from './writes.server'
 
 /**
@@ -130,6 +131,18 @@ describe('who may assign whom', () => {
     expect((await updateTask(db, owner, taskId, update({ assigneeId: '' }))).assigneeId).toBeNull()
     await updateTask(db, owner, taskId, update({ assigneeId: people.verified.id }))
     expect((await updateTask(db, owner, taskId, update({ assigneeId: null }))).assigneeId).toBeNull()
+  })
+})
+
+describe("the edit view's list", () => {
+  test('exactly who may be assigned: the owner first, then verified sharees by name, whatever the case of their address', async () => {
+    const mixed = await createUser(db, { name: 'Ann Mixed', email: `Ann.Mixed-${Date.now()}@Example.test` })
+    const taskId = await sharedTask(true)
+    await insertShares(db, taskId, [mixed.email.toLowerCase()])
+    const list = await listAssignable(db, { id: taskId, userId: people.owner.id })
+    expect(list.map((person) => person.name)).toEqual(['Olive Owner', 'Ann Mixed', 'Vera Verified'])
+    const assigned = await updateTask(db, viewerOf(people.owner), taskId, update({ assigneeId: mixed.id }))
+    expect(assigned.assigneeName).toBe('Ann Mixed')
   })
 })
 

@@ -125,8 +125,9 @@ export type Assignable = { id: string; name: string }
 
 /**
  * Exactly the people the task may be assigned to (`TASK_RULES.beAssigned`): its owner first, then
- * the verified people it is shared with, by name. Only the owner and the shares' addresses are
- * candidates, so no statement reads every account; the rule decides among them.
+ * the verified people it is shared with, by name. Only the owner and the accounts of the shares'
+ * addresses (matched in any case, as accounts keep the case they signed up with) are candidates;
+ * the rule decides among them.
  */
 export async function listAssignable(
   db: Executor,
@@ -141,7 +142,7 @@ export async function listAssignable(
     .from(users)
     .where(
       and(
-        or(eq(users.id, task.userId), inArray(users.email, sharedWith)),
+        or(eq(users.id, task.userId), inArray(sql`lower(${users.email})`, sharedWith)),
         ruleOnTaskSql('beAssigned', personInSql(users.id), task.id),
       ),
     )

@@ -1,4 +1,5 @@
 import { type AnyColumn, and, eq, not, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import { taskShares, tasks, users } from '~/db/schema'
 import type { Viewer } from '../session-user'
 
@@ -130,6 +131,10 @@ export const viewerPlaceholders = {
   email: sql.placeholder('email'),
 } satisfies ViewerInSql
 
+// An alias, so that `id` may be a column of `users` itself (the list of whom to offer) without
+// the subquery's own row shadowing it.
+const person = alias(users, 'person')
+
 /**
  * A person named by id (a value, or a column such as `tasks.assigneeId`) as a statement sees them
  * in the viewer's place: their verified address read from `users`, NULL (no share counts) when
@@ -138,7 +143,7 @@ export const viewerPlaceholders = {
 export function personInSql(id: string | SQLWrapper): ViewerInSql {
   return {
     id,
-    email: sql`(SELECT lower(${users.email}) FROM ${users} WHERE ${users.id} = ${id} AND ${users.emailVerifiedAt} IS NOT NULL)`,
+    email: sql`(SELECT lower(${person.email}) FROM ${users} ${person} WHERE ${person.id} = ${id} AND ${person.emailVerifiedAt} IS NOT NULL)`,
   }
 }
 
