@@ -31,6 +31,12 @@ function ids(mentions: Mention[]) {
 }
 
 describe('mentionToastText', () => {
+  test('an assignment names who assigned and the task (its content is the title)', () => {
+    expect(
+      mentionToastText({ fromUserName: 'Grace Hopper', content: 'Plan the offsite', type: 'assignment' }),
+    ).toBe('Grace Hopper assigned you “Plan the offsite”')
+  })
+
   test('names the sender and quotes the comment with an ellipsis', () => {
     expect(mentionToastText({ fromUserName: 'Grace Hopper', content: '@Ada can you review this?' })).toBe(
       'Grace Hopper mentioned you in a comment: "@Ada can you review this?..."',

@@ -23,12 +23,20 @@ const PREVIEW_CHARACTERS = 50
 export const SEEN_MENTIONS_LIMIT = 200
 
 /** What a toast needs of a `comments.getMentionNotifications` item. */
-export type Mention = { id: string; taskId: string; fromUserName: string; content: string }
+export type Mention = {
+  id: string
+  taskId: string
+  fromUserName: string
+  content: string
+  /** An assignment's notification carries the task's title as its content. */
+  type?: 'mention' | 'assignment'
+}
 
 export type MentionStore = Pick<Storage, 'getItem' | 'setItem'>
 
 /** The spec's text: the sender, then the first 50 characters of the comment and an ellipsis. */
-export function mentionToastText(mention: Pick<Mention, 'fromUserName' | 'content'>): string {
+export function mentionToastText(mention: Pick<Mention, 'fromUserName' | 'content' | 'type'>): string {
+  if (mention.type === 'assignment') return `${mention.fromUserName} assigned you “${mention.content}”`
   // By code points, so an emoji on the cut is kept whole or left out, never halved.
   const preview = Array.from(mention.content).slice(0, PREVIEW_CHARACTERS).join('')
   return `${mention.fromUserName} mentioned you in a comment: "${preview}..."`

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { Discussion } from '~/components/comments/comments-section'
 import { Assignee, DueBadge, PriorityBadge, StatusBadge } from '~/components/task-badges'
-import { PublicToggle, ShareForm, StatusForm, useViewHref } from '~/components/task-owner-forms'
+import { HandBackForm, PublicToggle, ShareForm, StatusForm, useViewHref } from '~/components/task-owner-forms'
 import { buttonClasses } from '~/components/ui/button'
 import type { TaskView } from '~/services/tasks/view'
 import { formatLongDate } from '~/utils/long-date'
@@ -11,6 +11,10 @@ import { formatLongDate } from '~/utils/long-date'
 export interface LoadedTask {
   task: TaskView
   subtasks: TaskView[]
+  /** Whom the owner may assign it to (the owner first); empty for anyone else. */
+  assignable: { id: string; name: string }[]
+  /** Assigned to the viewer, who is not its owner: they may hand it back. */
+  isAssignee: boolean
   isOwner: boolean
   canSetStatus: boolean
   isSignedIn: boolean
@@ -101,6 +105,7 @@ export function TaskDetails({ modal, comments }: { modal: LoadedTask; comments?:
       ) : null}
 
       {modal.canSetStatus ? <StatusForm task={task} /> : null}
+      {modal.isAssignee ? <HandBackForm task={task} /> : null}
 
       {modal.isOwner ? (
         <div className="flex flex-col gap-4 border-t pt-4">

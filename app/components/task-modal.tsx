@@ -124,7 +124,7 @@ export function TaskModal({
                 The task does not exist, or you do not have access to it.
               </p>
             ) : view === 'edit' && modal.isOwner ? (
-              <EditTask task={modal.task} />
+              <EditTask task={modal.task} assignable={modal.assignable} />
             ) : view === 'delete' && modal.isOwner ? (
               <ConfirmDelete task={modal.task} />
             ) : (

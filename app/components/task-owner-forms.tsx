@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link, useFetcher, useLocation } from 'react-router'
 import { ActionForm } from '~/components/action-form'
+import { plainField, SelectField } from '~/components/forms'
 import { plainTaskFields, TaskForm } from '~/components/task-form'
 import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
@@ -14,8 +15,8 @@ import { withSearchParams } from '~/utils/search-params'
 
 /**
  * The task modal's forms, each posting to /task/actions and returning to the page it sits on:
- * status (owner and shared people), sharing, visibility, editing and deleting (owner only; the
- * service checks again).
+ * status (owner and shared people), sharing, visibility, editing (the assignee among them) and
+ * deleting (owner only), and handing back (the assignee); the service checks again.
  */
 
 /** The current URL with the modal switched to another view (`null`: the details). */
@@ -128,11 +129,39 @@ export function ShareForm({ task }: { task: TaskView }) {
   )
 }
 
-export function EditTask({ task }: { task: TaskView }) {
+export function EditTask({
+  task,
+  assignable,
+}: {
+  task: TaskView
+  assignable: { id: string; name: string }[]
+}) {
   return (
     <ViewForm intent="update" task={task} submit="Save" pendingText="Saving…">
       <TaskForm fields={plainTaskFields('edit', task)} priorities={PRIORITIES} statuses={STATUSES} />
+      <SelectField
+        label="Assignee"
+        meta={plainField('edit-assignee', 'assigneeId', task.assigneeId ?? '')}
+        emptyOption="Nobody"
+        options={assignable.map((person) => ({ value: person.id, label: person.name }))}
+      />
     </ViewForm>
+  )
+}
+
+/** The assignee's one change: giving the task back to nobody (the owner reassigns it). */
+export function HandBackForm({ task }: { task: TaskView }) {
+  return (
+    <TaskActionForm intent="hand-back" taskId={task.id} className="flex flex-wrap items-center gap-2">
+      {(isPending) => (
+        <>
+          <span className="text-sm text-muted-foreground">Assigned to you.</span>
+          <StatusButton isPending={isPending} pendingText="Handing back…" size="sm" variant="outline">
+            Hand back
+          </StatusButton>
+        </>
+      )}
+    </TaskActionForm>
   )
 }
 

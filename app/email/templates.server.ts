@@ -82,8 +82,36 @@ export function passwordChangedMessage(to: string) {
   })
 }
 
-/** One mention as its e-mail lists it. */
-export type MentionSummary = { fromUserName: string; taskText: string; excerpt: string }
+/** One mention (or assignment: no excerpt of its own to quote) as its e-mail lists it. */
+export type MentionSummary = {
+  type?: 'mention' | 'assignment'
+  fromUserName: string
+  taskText: string
+  excerpt: string
+}
+
+function mentionLine(mention: MentionSummary) {
+  return mention.type === 'assignment'
+    ? `${mention.fromUserName} assigned you “${mention.taskText}”`
+    : `${mention.fromUserName} on “${mention.taskText}”: “${mention.excerpt}”`
+}
+
+/** The single notice's subject and heading: who mentioned, or who assigned. */
+function singleNotice(mention: MentionSummary) {
+  return mention.type === 'assignment'
+    ? { subject: `${mention.fromUserName} assigned you a task on Threadwork`, heading: mentionLine(mention) }
+    : {
+        subject: `${mention.fromUserName} mentioned you on Threadwork`,
+        heading: `${mention.fromUserName} mentioned you`,
+      }
+}
+
+/** Several notices: counted as mentions while they all are, else as notifications. */
+function severalSubject(mentions: MentionSummary[]) {
+  return mentions.some((mention) => mention.type === 'assignment')
+    ? `You have ${mentions.length} new notifications on Threadwork`
+    : `You were mentioned ${mentions.length} times on Threadwork`
+}
 
 /** Mentions listed in one e-mail; the rest are counted, and all of them wait in the inbox. */
 const MENTION_EMAIL_LIST_LIMIT = 10
@@ -101,24 +129,16 @@ export function mentionEmailMessage(
   const isSingle = mentions.length === 1 && first !== undefined
   const listed = mentions.slice(0, MENTION_EMAIL_LIST_LIMIT)
   const more = mentions.length - listed.length
-  return render(
-    to,
-    isSingle
-      ? `${first.fromUserName} mentioned you on Threadwork`
-      : `You were mentioned ${mentions.length} times on Threadwork`,
-    {
-      preheader: isSingle
-        ? `${first.fromUserName}: ${first.excerpt}`
-        : 'Mentions that came in while you were away.',
-      heading: isSingle ? `${first.fromUserName} mentioned you` : `${mentions.length} new mentions`,
-      paragraphs: [
-        ...listed.map((mention) => `${mention.fromUserName} on “${mention.taskText}”: “${mention.excerpt}”`),
-        ...(more > 0 ? [`…and ${more} more.`] : []),
-      ],
-      action: { label: 'Open your notifications', url: links.inbox },
-      footer: `You get this e-mail when someone mentions you while you are away, once per batch of mentions. To stop these e-mails, untick "E-mail me when I'm mentioned" in your settings: ${links.settings}`,
-    },
-  )
+  const single = isSingle ? singleNotice(first) : undefined
+  return render(to, single ? single.subject : severalSubject(mentions), {
+    preheader: isSingle
+      ? `${first.fromUserName}: ${first.excerpt}`
+      : 'Mentions that came in while you were away.',
+    heading: single ? single.heading : `${mentions.length} new mentions`,
+    paragraphs: [...listed.map(mentionLine), ...(more > 0 ? [`…and ${more} more.`] : [])],
+    action: { label: 'Open your notifications', url: links.inbox },
+    footer: `You get this e-mail when someone mentions you while you are away, once per batch of mentions. To stop these e-mails, untick "E-mail me when I'm mentioned" in your settings: ${links.settings}`,
+  })
 }
 
 /** One task as a due-date reminder lists it. */

@@ -138,7 +138,9 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
       <div className="min-w-0 flex-1">
         <p className={cn('text-sm break-words', isRead ? 'text-muted-foreground' : 'font-semibold')}>
           <Link to={href} preventScrollReset className="hover:underline">
-            {`${mention.fromUserName} mentioned you on “${mention.taskText}”`}
+            {mention.type === 'assignment'
+              ? `${mention.fromUserName} assigned you “${mention.taskText}”`
+              : `${mention.fromUserName} mentioned you on “${mention.taskText}”`}
           </Link>
           {isRead ? null : (
             <Badge tone="primary" weight="medium" className="ml-2">
@@ -146,7 +148,9 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
             </Badge>
           )}
         </p>
-        <p className="mt-1 text-sm break-words text-foreground">{mention.excerpt}</p>
+        {mention.type === 'assignment' ? null : (
+          <p className="mt-1 text-sm break-words text-foreground">{mention.excerpt}</p>
+        )}
         <RelativeTime iso={mention.createdAt} className="mt-1 block" />
       </div>
       {/* Kept while its own request is pending (shown read already): an unmounted fetcher's answer,

@@ -93,6 +93,7 @@ describe('listInboxMentions', () => {
     expect(await listInboxMentions(db, recipientOf(grace))).toEqual([
       {
         id: newer.id,
+        type: 'mention',
         taskId,
         taskText: 'Plan the offsite',
         fromUserName: 'Ada',
@@ -102,6 +103,7 @@ describe('listInboxMentions', () => {
       },
       {
         id: older.id,
+        type: 'mention',
         taskId,
         taskText: 'Plan the offsite',
         fromUserName: 'Ada',

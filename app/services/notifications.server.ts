@@ -16,12 +16,15 @@ import { ruleOnTaskSql, ruleSql, viewerParams, viewerPlaceholders, viewerValues 
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found'
 
+/** A comment mentioned them, or the task was assigned to them (tasks/assignment.server.ts). */
+export type NotificationType = (typeof notifications.$inferSelect)['type']
+
 /** The wire shape of `comments.getMentionNotifications`. */
 export type MentionNotification = {
   id: string
   taskId: string
   commentId: string | null
-  type: 'mention'
+  type: NotificationType
   isRead: boolean
   fromUserName: string
   content: string
@@ -104,6 +107,7 @@ const INBOX_LIMIT = 100
 /** One line of the inbox. */
 export type InboxMention = {
   id: string
+  type: NotificationType
   taskId: string
   taskText: string
   fromUserName: string
@@ -154,6 +158,7 @@ function selectMentionLines(db: Executor, where: SQL | undefined) {
   return db
     .select({
       id: notifications.id,
+      type: notifications.type,
       taskId: notifications.taskId,
       taskText: tasks.text,
       fromUserName: users.name,

@@ -79,6 +79,8 @@ export const TaskFieldsSchema = z.object({
     .preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean())
     .default(false),
   parentTaskId: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  /** The owner's own id, or a verified person among `sharedWith`; absent or empty: nobody. */
+  assigneeId: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   sharedWith: z.preprocess(splitEmails, ShareEmailsSchema).default([]),
 })
 
@@ -103,6 +105,8 @@ export const TaskUpdateSchema = z.object({
     (value) => (value === '' ? null : value),
     z.string().min(1).nullable().optional(),
   ),
+  /** Empty or null: nobody (the one change the assignee may make, handing it back). */
+  assigneeId: z.preprocess((value) => (value === '' ? null : value), z.string().min(1).nullable().optional()),
   sharedWith: z.preprocess(splitEmails, ShareEmailsSchema.optional()),
 })
 

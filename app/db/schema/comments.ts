@@ -76,7 +76,8 @@ export const notifications = sqliteTable(
       .notNull()
       .references(() => tasks.id, { onDelete: 'cascade' }),
     commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
-    type: text('type', { enum: ['mention'] }).notNull(),
+    /** 'mention': a comment named them; 'assignment': the task was assigned to them (no comment). */
+    type: text('type', { enum: ['mention', 'assignment'] }).notNull(),
     fromUserId: text('from_user_id').references(() => users.id, { onDelete: 'set null' }),
     content: text('content').notNull(),
     isRead: integer('is_read', { mode: 'boolean' }).notNull().default(false),

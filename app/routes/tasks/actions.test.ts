@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
+import { CANNOT_BE_ASSIGNED } from '~/services/tasks/assignment.server'
 import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks/rule.server'
 import { signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
@@ -56,5 +57,33 @@ describe('/task/actions refusals', () => {
     await shareTask(db, task.id, [grace.email])
     const answer = await (await as(grace))({ intent: 'set-public', taskId: task.id, isPublic: 'true' })
     expect(answer).toMatchObject({ status: 403, data: { error: NOT_ALLOWED } })
+  })
+})
+
+describe('/task/actions assignments', () => {
+  test('a forged post assigning a stranger: 400 with the reason, and the task stays unassigned', async () => {
+    const { owner, grace, task, as } = await world()
+    const answer = await (await as(owner))({ intent: 'update', taskId: task.id, assigneeId: grace.id })
+    expect(answer).toMatchObject({ status: 400, data: { error: CANNOT_BE_ASSIGNED } })
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]?.assigneeId).toBeNull()
+  })
+
+  test('a stranger of a public task cannot assign themself by a forged post', async () => {
+    const { grace, task, as } = await world()
+    await db.update(tasks).set({ isPublic: true }).where(eq(tasks.id, task.id))
+    const answer = await (await as(grace))({ intent: 'update', taskId: task.id, assigneeId: grace.id })
+    expect(answer.status).toBe(403)
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]?.assigneeId).toBeNull()
+  })
+
+  test('the owner assigns a sharee, who hands it back with the hand-back intent', async () => {
+    const { owner, grace, task, as } = await world()
+    await shareTask(db, task.id, [grace.email])
+    const assigned = await (await as(owner))({ intent: 'update', taskId: task.id, assigneeId: grace.id })
+    expect(assigned.status).toBe(302)
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]?.assigneeId).toBe(grace.id)
+    const handedBack = await (await as(grace))({ intent: 'hand-back', taskId: task.id })
+    expect(handedBack.status).toBe(302)
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]?.assigneeId).toBeNull()
   })
 })

@@ -30,6 +30,7 @@ const Intent = z.discriminatedUnion('intent', [
     isPublic: z.enum(['true', 'false']).transform((value) => value === 'true'),
   }),
   z.object({ intent: z.literal('delete'), taskId: z.string().min(1) }),
+  z.object({ intent: z.literal('hand-back'), taskId: z.string().min(1) }),
 ])
 
 const TOASTS = {
@@ -38,6 +39,7 @@ const TOASTS = {
   share: 'Sharing updated',
   'set-public': 'Visibility updated',
   delete: 'Task deleted',
+  'hand-back': 'Task handed back',
 } as const
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -63,6 +65,9 @@ export async function action({ request, context, url }: Route.ActionArgs) {
           break
         case 'set-public':
           await updateTask(db, user, input.taskId, { isPublic: input.isPublic })
+          break
+        case 'hand-back':
+          await updateTask(db, user, input.taskId, { assigneeId: null })
           break
         case 'delete': {
           await deleteTask(db, user, input.taskId)

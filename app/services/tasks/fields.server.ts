@@ -36,7 +36,7 @@ const WRITTEN = {
   id: 'set by the service',
   userId: 'set by the service',
   dueDate: 'column',
-  assigneeId: 'set by the service',
+  assigneeId: 'column',
   completedAt: 'set by the service',
   createdAt: 'set by the service',
   updatedAt: 'set by the service',

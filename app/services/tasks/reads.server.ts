@@ -1,13 +1,15 @@
-import { and, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
-import { tasks, users } from '~/db/schema'
+import { taskShares, tasks, users } from '~/db/schema'
 import { NotFound } from '../errors'
 import type { Actor, Viewer } from '../session-user'
 import { taskViewColumns } from './columns.server'
 import {
   isTaskVisibleSql,
+  personInSql,
   ruleHolds,
+  ruleOnTaskSql,
   ruleSql,
   TASK_NOT_FOUND,
   type TaskAudience,
@@ -109,10 +111,45 @@ export async function getTaskDetails(db: Database, viewer: Viewer, taskId: strin
   return {
     task: access.task,
     subtasks,
+    // The owner's edit view offers them; nobody else learns who they are.
+    assignable: access.isOwner ? await listAssignable(db, access.task) : [],
+    isAssignee: !access.isOwner && viewer !== null && access.task.assigneeId === viewer.id,
     isOwner: access.isOwner,
     canSetStatus: access.canSetStatus,
     isSignedIn: viewer !== null,
   }
+}
+
+/** Someone a task may be assigned to, as the owner's "Assignee" list names them. */
+export type Assignable = { id: string; name: string }
+
+/**
+ * Exactly the people the task may be assigned to (`TASK_RULES.beAssigned`): its owner first, then
+ * the verified people it is shared with, by name. Only the owner and the accounts of the shares'
+ * addresses (matched in any case, as accounts keep the case they signed up with) are candidates;
+ * the rule decides among them.
+ */
+export async function listAssignable(
+  db: Executor,
+  task: Pick<TaskView, 'id' | 'userId'>,
+): Promise<Assignable[]> {
+  const sharedWith = db
+    .select({ email: taskShares.email })
+    .from(taskShares)
+    .where(eq(taskShares.taskId, task.id))
+  const rows = await db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(
+      and(
+        or(eq(users.id, task.userId), inArray(sql`lower(${users.email})`, sharedWith)),
+        ruleOnTaskSql('beAssigned', personInSql(users.id), task.id),
+      ),
+    )
+    .orderBy(users.name)
+  const owner = rows.filter((row) => row.id === task.userId)
+  const others = rows.filter((row) => row.id !== task.userId)
+  return [...owner, ...others].map((row) => ({ id: row.id, name: row.name || row.email }))
 }
 
 const visibleTaskProbe = preparedPerDatabase((db) =>

@@ -18,6 +18,7 @@ import { canSeeTask, getTask, listVisibleTasks } from './reads.server'
 import {
   isTaskVisibleSql,
   mayCommentSql,
+  personInSql,
   ruleHolds,
   ruleOnTaskSql,
   ruleSql,
@@ -51,27 +52,27 @@ type Place = `${Kind}` | `subtask of ${Kind}` | 'deleted'
  * task of its kind; a deleted task is nobody's to see.
  */
 const TABLE = `
-  viewer             kind           see  setStatus  change  comment  sharedWith  publicToThem
-  owner              private        yes  yes        yes     yes      no          no
-  owner              shared         yes  yes        yes     yes      no          no
-  owner              public         yes  yes        yes     yes      no          no
-  owner              public+shared  yes  yes        yes     yes      no          no
-  shared-verified    private        no   no         no      no       no          no
-  shared-verified    shared         yes  yes        no      yes      yes         no
-  shared-verified    public         yes  no         no      yes      no          yes
-  shared-verified    public+shared  yes  yes        no      yes      yes         no
-  shared-unverified  private        no   no         no      no       no          no
-  shared-unverified  shared         no   no         no      no       no          no
-  shared-unverified  public         yes  no         no      yes      no          yes
-  shared-unverified  public+shared  yes  no         no      yes      no          yes
-  stranger           private        no   no         no      no       no          no
-  stranger           shared         no   no         no      no       no          no
-  stranger           public         yes  no         no      yes      no          yes
-  stranger           public+shared  yes  no         no      yes      no          yes
-  anonymous          private        no   no         no      no       no          no
-  anonymous          shared         no   no         no      no       no          no
-  anonymous          public         yes  no         no      no       no          yes
-  anonymous          public+shared  yes  no         no      no       no          yes
+  viewer             kind           see  setStatus  change  comment  sharedWith  publicToThem  beAssigned
+  owner              private        yes  yes        yes     yes      no          no            yes
+  owner              shared         yes  yes        yes     yes      no          no            yes
+  owner              public         yes  yes        yes     yes      no          no            yes
+  owner              public+shared  yes  yes        yes     yes      no          no            yes
+  shared-verified    private        no   no         no      no       no          no            no
+  shared-verified    shared         yes  yes        no      yes      yes         no            yes
+  shared-verified    public         yes  no         no      yes      no          yes           no
+  shared-verified    public+shared  yes  yes        no      yes      yes         no            yes
+  shared-unverified  private        no   no         no      no       no          no            no
+  shared-unverified  shared         no   no         no      no       no          no            no
+  shared-unverified  public         yes  no         no      yes      no          yes           no
+  shared-unverified  public+shared  yes  no         no      yes      no          yes           no
+  stranger           private        no   no         no      no       no          no            no
+  stranger           shared         no   no         no      no       no          no            no
+  stranger           public         yes  no         no      yes      no          yes           no
+  stranger           public+shared  yes  no         no      yes      no          yes           no
+  anonymous          private        no   no         no      no       no          no            no
+  anonymous          shared         no   no         no      no       no          no            no
+  anonymous          public         yes  no         no      no       no          yes           no
+  anonymous          public+shared  yes  no         no      no       no          yes           no
 `
 
 const RULES = Object.keys(TASK_RULES) as TaskRule[]
@@ -188,6 +189,16 @@ const FORMS: Record<string, (rule: TaskRule, viewer: Viewer, taskId: string) => 
       .where(and(eq(tasks.id, taskId), ruleOnTaskSql(rule, viewerValues(viewer), taskId)))
       .returning({ id: tasks.id })
     return touched.length === 1
+  },
+  'a person by id, their address read from users (personInSql, as assignments apply it)': async (
+    rule,
+    viewer,
+    taskId,
+  ) => {
+    const [row] = await db
+      .select({ holds: ruleOnTaskSql(rule, personInSql(viewer ? viewer.id : sql`NULL`), taskId) })
+      .from(sql`(SELECT 1)`)
+    return Number(row?.holds) === 1
   },
   'in memory, over the audience streams read': async (rule, viewer, taskId) => {
     const audience = (await readAudiences(db, [taskId])).get(taskId)

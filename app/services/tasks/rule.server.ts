@@ -1,5 +1,6 @@
 import { type AnyColumn, and, eq, not, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
-import { taskShares, tasks } from '~/db/schema'
+import { alias } from 'drizzle-orm/sqlite-core'
+import { taskShares, tasks, users } from '~/db/schema'
 import type { Viewer } from '../session-user'
 
 /**
@@ -8,6 +9,8 @@ import type { Viewer } from '../session-user'
  *   and to anyone when public (read-only for visitors who are not signed in);
  * - only the owner edits, shares, publishes or deletes; shared users may also change the status;
  * - any signed-in person who may see a task comments on it;
+ * - a task is assigned to its owner or to a person it is shared with (verified), never to someone
+ *   who sees it only because it is public;
  * - whom a task is shared with is the owner's to know: others see names, never addresses;
  * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
  *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
@@ -58,6 +61,11 @@ export const TASK_RULES = {
   sharedWith: (w, l) => l.all(l.not(w.isOwner), w.isSharedWith),
   /** They see it only because it is public: neither theirs nor shared with them (the list's "Public"). */
   publicToThem: (w, l) => l.all(w.isPublic, l.not(w.isOwner), l.not(w.isSharedWith)),
+  /**
+   * Who may be assigned it: its owner or a person it is shared with — seeing it because it is
+   * public is not enough. Applied with the candidate in the viewer's place (`personInSql`).
+   */
+  beAssigned: (w, l) => l.any(w.isOwner, w.isSharedWith),
 } satisfies Record<string, Rule>
 
 export type TaskRule = keyof typeof TASK_RULES
@@ -122,6 +130,22 @@ export const viewerPlaceholders = {
   id: sql.placeholder('viewerId'),
   email: sql.placeholder('email'),
 } satisfies ViewerInSql
+
+// An alias, so that `id` may be a column of `users` itself (the list of whom to offer) without
+// the subquery's own row shadowing it.
+const person = alias(users, 'person')
+
+/**
+ * A person named by id (a value, or a column such as `tasks.assigneeId`) as a statement sees them
+ * in the viewer's place: their verified address read from `users`, NULL (no share counts) when
+ * they have none or do not exist. How `beAssigned` is applied to whom a task is or would be assigned to.
+ */
+export function personInSql(id: string | SQLWrapper): ViewerInSql {
+  return {
+    id,
+    email: sql`(SELECT lower(${person.email}) FROM ${users} ${person} WHERE ${person.id} = ${id} AND ${person.emailVerifiedAt} IS NOT NULL)`,
+  }
+}
 
 export function viewerParams(viewer: Viewer) {
   const { id, email } = viewerValues(viewer)

@@ -9,6 +9,14 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
 import { readAudiences } from '../task-audience.server'
 import type { TaskFields, TaskUpdate } from '../task-schemas'
+import {
+  assignmentNoticeSteps,
+  CANNOT_BE_ASSIGNED,
+  checkAssignee,
+  clearLostAssigneeStep,
+  handBackTask,
+  mayBeAssignedSql,
+} from './assignment.server'
 import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
 import { NOT_ALLOWED, ruleOnTaskSql, ruleSql, TASK_NOT_FOUND, viewerValues } from './rule.server'
@@ -104,11 +112,21 @@ function completedAtFor(
 export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
   await checkShares(db, actor, fields.sharedWith)
   if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
+  const { assigneeId } = fields
+  if (assigneeId) {
+    await checkAssignee(
+      db,
+      { ownerId: actor.id, isPublic: fields.isPublic, sharedWith: fields.sharedWith },
+      assigneeId,
+    )
+  }
   const id = crypto.randomUUID()
   const now = new Date()
   await commit(db, {
     task: db.insert(tasks).values({
       ...editedColumns(fields),
+      // Assigned once its shares are in: the rule reads them.
+      assigneeId: null,
       id,
       userId: actor.id,
       completedAt: completedAtFor(fields.status, null, now),
@@ -116,6 +134,13 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
       updatedAt: now,
     }),
     ...replaceSharesSteps(db, id, fields.sharedWith, sql`1`, now),
+    assigned: assigneeId
+      ? db
+          .update(tasks)
+          .set({ assigneeId })
+          .where(and(eq(tasks.id, id), mayBeAssignedSql(id, assigneeId)))
+      : undefined,
+    notice: assignmentNoticeSteps(db, actor, null, { id, text: fields.text }, assigneeId, now),
     event: appendEvent(db, {
       topic: 'tasks',
       type: 'task-created',
@@ -132,15 +157,29 @@ export async function updateTask(
   taskId: string,
   changes: TaskUpdate,
 ): Promise<TaskView> {
+  if (isHandingBack(changes) && !(await getTask(db, actor, taskId)).isOwner) {
+    return handBackTask(db, actor, taskId)
+  }
   const before = await requireOwner(db, actor, taskId)
   if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
   if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
+  const { assigneeId } = changes
+  if (assigneeId) {
+    const after = {
+      ownerId: actor.id,
+      isPublic: changes.isPublic ?? before.isPublic,
+      sharedWith: changes.sharedWith ?? before.sharedWith,
+    }
+    await checkAssignee(db, after, assigneeId)
+  }
   const status = changes.status ?? before.status
   const now = new Date()
   // Only the owner edits, and ownership never moves: what can change meanwhile is the task being
   // deleted, and then nothing here is written.
   const isOwned = stillOwnedSql(actor, taskId)
   const { task } = await commit(db, {
+    // The shares first: the assignee's rule reads them as they will be.
+    ...(changes.sharedWith ? replaceSharesSteps(db, taskId, changes.sharedWith, isOwned, now) : {}),
     task: db
       .update(tasks)
       .set({
@@ -148,8 +187,23 @@ export async function updateTask(
         completedAt: completedAtFor(status, before, now),
         updatedAt: now,
       })
-      .where(and(eq(tasks.id, taskId), ruleSql('change', viewerValues(actor)))),
-    ...(changes.sharedWith ? replaceSharesSteps(db, taskId, changes.sharedWith, isOwned, now) : {}),
+      .where(
+        and(
+          eq(tasks.id, taskId),
+          ruleSql('change', viewerValues(actor)),
+          mayBeAssignedSql(taskId, assigneeId),
+        ),
+      ),
+    // Unshared with its assignee: the assignment goes in the same commit.
+    lostAssignee: changes.sharedWith ? clearLostAssigneeStep(db, taskId, now) : undefined,
+    notice: assignmentNoticeSteps(
+      db,
+      actor,
+      before,
+      { id: taskId, text: changes.text ?? before.text },
+      assigneeId,
+      now,
+    ),
     event: appendEvent(
       db,
       { topic: 'tasks', type: 'task-updated', taskId, payload: { taskId, userId: actor.id } },
@@ -169,8 +223,20 @@ export async function updateTask(
           )
         : undefined,
   })
-  if (task.rowsAffected === 0) throw new NotFound(TASK_NOT_FOUND)
+  if (task.rowsAffected === 0) {
+    // Refused by a rule that changed since the checks above: gone, or the assignee unshared meanwhile.
+    if (assigneeId && (await getTask(db, actor, taskId)).isOwner) throw new Forbidden(CANNOT_BE_ASSIGNED)
+    throw new NotFound(TASK_NOT_FOUND)
+  }
   return (await getTask(db, actor, taskId)).task
+}
+
+/** `{ assigneeId: null }` and nothing else: what an assignee may send to hand a task back. */
+function isHandingBack(changes: TaskUpdate) {
+  return (
+    changes.assigneeId === null &&
+    Object.entries(changes).every(([name, value]) => name === 'assigneeId' || value === undefined)
+  )
 }
 
 /** The owner and the people it is shared with may move a task along. */
