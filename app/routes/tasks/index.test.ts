@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { todayIn } from '~/utils/calendar'
 import { signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { callLoader } from '../../../tests/helpers/route'
 import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
-import { todayIn } from '~/utils/calendar'
 import { loader } from './index'
 
 /**
