@@ -201,7 +201,7 @@ describe('the AI assistant’s tools', () => {
 
   test('each tool that answers with tasks carries every field the assistant is given', async () => {
     const tools = chatTools(db, toSessionUser(owner))
-    const expected = sorted([...ASSISTANT_TASK_FIELDS, 'link'])
+    const expected = sorted([...ASSISTANT_TASK_FIELDS, 'assignedToYou', 'link'])
     const listed = (await runTool(tools.listMyTasks, {})) as { tasks: unknown[] }
     const found = (await runTool(tools.searchMyTasks, { query: 'release' })) as { tasks: unknown[] }
     expect(listed.tasks.length).toBe(2)
