@@ -14,7 +14,6 @@ import { csrfTokenFor, getUser } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
-import { KeyboardShortcuts } from '~/components/keyboard'
 import { PendingIndicator } from '~/components/pending-indicator'
 import type { TaskModalData } from '~/components/task-modal'
 import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
@@ -69,6 +68,13 @@ export const links: Route.LinksFunction = () => [
  * the modal, so it also works without JavaScript.
  */
 const OpenTaskModal = lazy(() => import('~/components/open-task-modal'))
+
+/**
+ * The keyboard's shortcuts and command palette (app/components/keyboard/): the listener renders
+ * nothing until a key asks for a dialog, so it loads after the page hydrates, and its dialogs load
+ * only when first opened.
+ */
+const KeyboardShortcuts = lazy(() => import('~/components/keyboard/keyboard-shortcuts'))
 
 /** Mention toasts for signed-in people: it renders nothing, so it loads after the page hydrates. */
 const MentionNotifications = lazy(() =>
@@ -170,12 +176,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PendingIndicator />
-      <KeyboardShortcuts isSignedIn={loaderData.user !== null} />
-      {loaderData.user ? (
-        <Suspense fallback={null}>
+      <Suspense fallback={null}>
+        <KeyboardShortcuts isSignedIn={loaderData.user !== null} />
+        {loaderData.user ? (
           <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />
-        </Suspense>
-      ) : null}
+        ) : null}
+      </Suspense>
       {/* Before the page: without JavaScript the open modal is a plain <dialog open> over an
           overlay, and Tab follows the document, so it must come first, not after the page. */}
       {loaderData.taskModal ? (

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ToggleEvent, useRef } from 'react'
 import { Link, useLocation, useNavigation } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import { Avatar, initials } from '~/components/avatar'
-import { SearchLink, SiteSearch } from '~/components/site-search'
+import { SiteSearch } from '~/components/site-search'
 import { ThemeSwitch } from '~/components/theme-switch'
 import { Button, buttonClasses } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
@@ -90,13 +90,8 @@ export function Header({
         </nav>
 
         <div className="ml-auto flex min-w-0 items-center gap-2 md:ml-0">
-          {/* The field where the header has room for it; a link to /search between. */}
-          {user && !isSessionChanging ? (
-            <>
-              <SiteSearch className="hidden w-44 xl:block" />
-              <SearchLink className="hidden lg:inline-flex xl:hidden" />
-            </>
-          ) : null}
+          {/* The field where the header has room for it; below, the drawer has one (and `/` opens /search). */}
+          {user && !isSessionChanging ? <SiteSearch className="hidden w-36 lg:block xl:w-44" /> : null}
           <ThemeSwitch serverTheme={theme} />
           {user && !isSessionChanging ? (
             <InboxLink unread={unreadMentions} isActive={isActivePath(pathname, INBOX_PATH)} />

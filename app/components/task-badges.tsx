@@ -35,16 +35,17 @@ export function DueBadge({ dueDate, status, today }: { dueDate: string; status: 
   const { state, label } = describeDue(dueDate, status, today)
   const tone = state === 'overdue' ? 'red' : state === 'today' ? 'amber' : 'neutral'
   return (
-    <Badge tone={tone} data-due={state}>
+    <Badge tone={tone}>
       <time dateTime={dueDate}>{label}</time>
     </Badge>
   )
 }
 
-/** The person a task is assigned to: their avatar and name. */
-export function Assignee({ name, image }: { name: string; image: string | null }) {
+/** The person a task is assigned to: their avatar and name, after `label` for screen readers. */
+export function Assignee({ name, image, label }: { name: string; image: string | null; label?: string }) {
   return (
     <span className="inline-flex items-center gap-1.5" data-assignee>
+      {label ? <span className="sr-only">{label}</span> : null}
       <Avatar name={name} image={image} size="sm" />
       <span>{name}</span>
     </span>

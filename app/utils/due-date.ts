@@ -9,20 +9,6 @@ import { addDays, isoDate, type LocalDate, mondayOf } from './calendar'
  */
 export type DueState = 'overdue' | 'today' | 'later'
 
-const weekdayMonthDay = new Intl.DateTimeFormat('en-US', {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-})
-const withYear = new Intl.DateTimeFormat('en-US', {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-})
-
 function asUtcDate(isoDay: string) {
   const { year, month, day } = localDate(isoDay)
   return new Date(Date.UTC(year, month - 1, day))
@@ -37,8 +23,15 @@ export function describeDue(dueDate: string, status: Status, today: string) {
   const state = dueStateOf(dueDate, status, today)
   if (state === 'overdue') return { state, label: 'Overdue' }
   if (state === 'today') return { state, label: 'Due today' }
-  const format = dueDate.slice(0, 4) === today.slice(0, 4) ? weekdayMonthDay : withYear
-  return { state, label: `Due ${format.format(asUtcDate(dueDate))}` }
+  const isThisYear = dueDate.slice(0, 4) === today.slice(0, 4)
+  const date = asUtcDate(dueDate).toLocaleDateString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: isThisYear ? undefined : 'numeric',
+    timeZone: 'UTC',
+  })
+  return { state, label: `Due ${date}` }
 }
 
 function localDate(isoDay: string): LocalDate {

@@ -50,16 +50,6 @@ const icons = {
     strokeWidth: 2,
     body: <path d="M4 10h12m-5-5l5 5-5 5" strokeLinecap="round" strokeLinejoin="round" />,
   },
-  search: {
-    viewBox: '0 0 24 24',
-    strokeWidth: 2,
-    body: (
-      <>
-        <circle cx="11" cy="11" r="6.5" />
-        <path d="M16 16l4.5 4.5" strokeLinecap="round" />
-      </>
-    ),
-  },
   mail: {
     viewBox: '0 0 20 20',
     strokeWidth: 1.75,

@@ -6,7 +6,6 @@ import { Highlighted } from '~/components/highlighted'
 import { buttonClasses } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { database } from '~/db/client.server'
-import { SEARCH_LIMITS } from '~/domain/constants'
 import { type SearchResults, search } from '~/services/search.server'
 import type { Route } from './+types/index'
 
@@ -54,7 +53,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           type="search"
           name="q"
           defaultValue={query}
-          maxLength={SEARCH_LIMITS.query.maxLength}
+          // No maxLength: an over-long query is answered in words (the service's limit), not cut off.
           placeholder="Words, a prefix, or a “quoted phrase”"
         />
         <button type="submit" className={buttonClasses('default', 'default')}>

@@ -117,10 +117,7 @@ function TaskRow({ task, rows }: { task: TaskListItem; rows: TaskRows }) {
           {task.isPublic ? <span>Public</span> : null}
           <span>{`by ${task.ownerName}`}</span>
           {task.assigneeName ? (
-            <span className="inline-flex items-center gap-1">
-              <span className="sr-only">Assigned to</span>
-              <Assignee name={task.assigneeName} image={task.assigneeImage} />
-            </span>
+            <Assignee name={task.assigneeName} image={task.assigneeImage} label="Assigned to" />
           ) : null}
         </div>
       </div>
