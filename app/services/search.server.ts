@@ -54,6 +54,33 @@ export async function search(db: Database, viewer: Actor, input: SearchInput): P
   if ('message' in parsed) return { query, message: parsed.message, tasks: [], comments: [] }
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   const mayBeSeen = ruleSql('see', viewerValues(viewer))
+  const matches = (index: SQLWrapper) => sql`${index} MATCH ${parsed.match}`
+  // Two steps: the matches the viewer may see are ranked and cut to the page first; only then are
+  // the page's rows highlighted. In one step SQLite would build a snippet for every match before
+  // sorting (re-reading each text), thousands of them for a common word.
+  const rankedTasks = db
+    .select({
+      rowid: sql<number>`${tasksIndex}.rowid`.as('task_rowid'),
+      score: sql<number>`bm25(${tasksIndex}, ${sql.raw(String(TITLE_WEIGHT))}, 1.0)`.as('task_score'),
+    })
+    .from(tasksIndex)
+    .innerJoin(tasks, sql`${tasks}.rowid = ${tasksIndex}.rowid`)
+    .where(and(matches(tasksIndex), mayBeSeen))
+    .orderBy(sql`task_score`, asc(tasks.id))
+    .limit(limit)
+    .as('ranked_tasks')
+  const rankedComments = db
+    .select({
+      rowid: sql<number>`${commentsIndex}.rowid`.as('comment_rowid'),
+      score: sql<number>`bm25(${commentsIndex})`.as('comment_score'),
+    })
+    .from(commentsIndex)
+    .innerJoin(comments, sql`${comments}.rowid = ${commentsIndex}.rowid`)
+    .innerJoin(tasks, eq(tasks.id, comments.taskId))
+    .where(and(matches(commentsIndex), isNull(comments.deletedAt), mayBeSeen))
+    .orderBy(sql`comment_score`, asc(comments.id))
+    .limit(limit)
+    .as('ranked_comments')
   const [taskRows, commentRows] = await Promise.all([
     db
       .select({
@@ -64,12 +91,13 @@ export async function search(db: Database, viewer: Actor, input: SearchInput): P
         snippet: snippetOf(tasksIndex, 1),
         ownerName: users.name,
       })
-      .from(tasksIndex)
-      .innerJoin(tasks, sql`${tasks}.rowid = ${tasksIndex}.rowid`)
+      // CROSS JOIN keeps the page outermost: each of its rows is looked up in the index by rowid.
+      .from(rankedTasks)
+      .crossJoin(tasksIndex)
+      .innerJoin(tasks, sql`${tasks}.rowid = ${rankedTasks.rowid}`)
       .innerJoin(users, eq(users.id, tasks.userId))
-      .where(and(sql`${tasksIndex} MATCH ${parsed.match}`, mayBeSeen))
-      .orderBy(sql`bm25(${tasksIndex}, ${sql.raw(String(TITLE_WEIGHT))}, 1.0)`, asc(tasks.id))
-      .limit(limit),
+      .where(and(matches(tasksIndex), sql`${tasksIndex}.rowid = ${rankedTasks.rowid}`))
+      .orderBy(sql`${rankedTasks.score}`, asc(tasks.id)),
     db
       .select({
         id: comments.id,
@@ -78,13 +106,13 @@ export async function search(db: Database, viewer: Actor, input: SearchInput): P
         snippet: snippetOf(commentsIndex, 0),
         authorName: users.name,
       })
-      .from(commentsIndex)
-      .innerJoin(comments, sql`${comments}.rowid = ${commentsIndex}.rowid`)
+      .from(rankedComments)
+      .crossJoin(commentsIndex)
+      .innerJoin(comments, sql`${comments}.rowid = ${rankedComments.rowid}`)
       .innerJoin(tasks, eq(tasks.id, comments.taskId))
       .innerJoin(users, eq(users.id, comments.userId))
-      .where(and(sql`${commentsIndex} MATCH ${parsed.match}`, isNull(comments.deletedAt), mayBeSeen))
-      .orderBy(sql`bm25(${commentsIndex})`, asc(comments.id))
-      .limit(limit),
+      .where(and(matches(commentsIndex), sql`${commentsIndex}.rowid = ${rankedComments.rowid}`))
+      .orderBy(sql`${rankedComments.score}`, asc(comments.id)),
   ])
   return {
     query,
