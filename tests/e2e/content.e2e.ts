@@ -102,6 +102,7 @@ test.describe('docs', () => {
       'Deploying to Fly.io',
       'Scaling out with libSQL',
       'Writing content',
+      'Tasks',
       'Keyboard',
     ])
     await expect(sidebar.getByRole('link', { name: 'Configuration' })).toHaveAttribute('aria-current', 'page')
