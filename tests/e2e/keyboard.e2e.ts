@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
+import { focused } from './focus'
 import { createTaskThroughApi } from './rpc-calls'
 import { group, listReady, modal } from './task-page'
 import { expectTheme, THEMES } from './theme-cookie'
@@ -28,15 +29,6 @@ async function shortcutsListening(page: Page) {
   }).toPass()
   await page.keyboard.press('Escape')
   await expect(shortcutsDialog(page)).toBeHidden()
-}
-
-/** What has the focus: its id, else its accessible name or text. */
-function focused(page: Page) {
-  return page.evaluate(() => {
-    const element = document.activeElement
-    if (!element || element === document.body) return 'body'
-    return element.id || element.getAttribute('aria-label') || element.textContent?.trim() || element.tagName
-  })
 }
 
 test.describe('with JavaScript', () => {

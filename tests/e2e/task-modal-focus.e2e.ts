@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { afterNextFrame, gotoBeforeScripts } from './before-scripts'
 import { commentsSection, newCommentBox, sendButton } from './comments-section'
 import { expect, type Person, test } from './fixtures'
+import { focused } from './focus'
 import { createTaskThroughApi } from './rpc-calls'
 import { modal, modalReady } from './task-page'
 import { uniqueTitle } from './unique'
@@ -18,15 +19,6 @@ async function taskOf(owner: Person, project: string) {
   const text = uniqueTitle('Plan the retreat', project)
   const { id } = await createTaskThroughApi(owner, { text })
   return { id, text }
-}
-
-/** Which element has focus, by its id or accessible text. */
-function focused(page: Page) {
-  return page.evaluate(() => {
-    const element = document.activeElement
-    if (!element || element === document.body) return 'body'
-    return element.id || element.getAttribute('aria-label') || element.textContent?.trim() || element.tagName
-  })
 }
 
 test.describe('with JavaScript', () => {
