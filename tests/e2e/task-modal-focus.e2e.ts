@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test'
 import { afterNextFrame, gotoBeforeScripts } from './before-scripts'
 import { commentsSection, newCommentBox, sendButton } from './comments-section'
 import { expect, type Person, test } from './fixtures'
