@@ -6,7 +6,7 @@ import { DEMO_PASSWORD, DEMO_USERS, seedDemoWorkspace } from '~/db/seed.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { verifyPassword } from '~/utils/crypto.server'
-import { dueThisWeek } from '~/utils/due-date'
+import { isDueWithin } from '~/utils/due-date'
 
 describe('seedDemoWorkspace', () => {
   let firstRun: boolean
@@ -57,10 +57,8 @@ describe('seedDemoWorkspace', () => {
     const shares = await database().select().from(taskShares)
     const people = await database().select({ id: users.id, email: users.email }).from(users)
     const today = todayIn(DEFAULT_TIME_ZONE)
-    const { from, through } = dueThisWeek(today)
-    const open = rows.filter((task) => task.status !== 'Completed' && task.dueDate !== null)
-    expect(open.some((task) => (task.dueDate ?? '') < today)).toBe(true)
-    expect(open.some((task) => (task.dueDate ?? '') >= from && (task.dueDate ?? '') <= through)).toBe(true)
+    expect(rows.some((task) => isDueWithin('overdue', task, today))).toBe(true)
+    expect(rows.some((task) => isDueWithin('week', task, today))).toBe(true)
     const assigned = rows.filter((task) => task.assigneeId !== null)
     expect(assigned.length).toBeGreaterThan(2)
     expect(assigned.some((task) => task.assigneeId !== task.userId)).toBe(true)

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { PRIORITIES, type Priority, STATUSES, type Status } from '~/domain/constants'
@@ -12,8 +12,9 @@ import {
   todayIn,
   weekdayOf,
 } from '~/utils/calendar'
-import { dueThisWeek } from '~/utils/due-date'
+import { dueWindowDays } from '~/utils/due-date'
 import type { Actor } from './session-user'
+import { dueWithinSql } from './tasks/due.server'
 import { findLatestOwnTask } from './tasks/reads.server'
 import { ruleSql, viewerValues } from './tasks/rule.server'
 
@@ -283,17 +284,20 @@ export async function getProductivityInsights(
 export type DueCounts = { overdue: number; dueThisWeek: number }
 
 /**
- * One index range per scope (tasks_user_due_idx, tasks_assignee_due_idx): everything due up to
- * this Sunday, split at today. Days are the person's own, as for the insights.
+ * One index range per scope (tasks_user_due_idx, tasks_assignee_due_idx): everything due before
+ * next Monday, counted by the two due windows (app/utils/due-date.ts). Days are the person's own,
+ * as for the insights.
  */
-async function countDue(db: Database, where: SQL | undefined, today: string, sunday: string) {
+async function countDue(db: Database, where: SQL | undefined, today: string) {
+  const overdue = dueWithinSql('overdue', dueWindowDays('overdue', today))
+  const week = dueWindowDays('week', today)
   const [row] = await db
     .select({
-      overdue: sql<number>`coalesce(sum(${tasks.dueDate} < ${today}), 0)`,
-      dueThisWeek: sql<number>`coalesce(sum(${tasks.dueDate} >= ${today}), 0)`,
+      overdue: sql<number>`coalesce(sum(${overdue}), 0)`,
+      dueThisWeek: sql<number>`coalesce(sum(${dueWithinSql('week', week)}), 0)`,
     })
     .from(tasks)
-    .where(and(where, lte(tasks.dueDate, sunday), ne(tasks.status, 'Completed')))
+    .where(and(where, lt(tasks.dueDate, week.before)))
   return { overdue: Number(row?.overdue ?? 0), dueThisWeek: Number(row?.dueThisWeek ?? 0) }
 }
 
@@ -308,14 +312,12 @@ export async function getDueCounts(
 ): Promise<{ own: DueCounts; assigned: DueCounts }> {
   const now = (input.now ?? new Date()).getTime()
   const today = todayIn(input.timeZone, now)
-  const sunday = dueThisWeek(today).through
   const [own, assigned] = await Promise.all([
-    countDue(db, eq(tasks.userId, actor.id), today, sunday),
+    countDue(db, eq(tasks.userId, actor.id), today),
     countDue(
       db,
       and(eq(tasks.assigneeId, actor.id), ne(tasks.userId, actor.id), ruleSql('see', viewerValues(actor))),
       today,
-      sunday,
     ),
   ])
   return { own, assigned }

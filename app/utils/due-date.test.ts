@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { todayIn } from './calendar'
-import { describeDue, dueThisWeek } from './due-date'
+import { describeDue, dueWindowDays, isDueWithin } from './due-date'
 
 describe('a due date as the viewer reads it', () => {
   test('later this year: the weekday, month and day', () => {
@@ -36,9 +36,24 @@ describe('a due date as the viewer reads it', () => {
   })
 })
 
-test('due this week is from today through Sunday, across a month and a year', () => {
-  expect(dueThisWeek('2026-11-26')).toEqual({ from: '2026-11-26', through: '2026-11-29' })
-  expect(dueThisWeek('2026-11-23')).toEqual({ from: '2026-11-23', through: '2026-11-29' })
-  expect(dueThisWeek('2026-11-29')).toEqual({ from: '2026-11-29', through: '2026-11-29' })
-  expect(dueThisWeek('2027-01-01')).toEqual({ from: '2027-01-01', through: '2027-01-03' })
+describe('the due windows', () => {
+  test('this week is from today through Sunday, across a month and a year', () => {
+    expect(dueWindowDays('week', '2026-11-26')).toEqual({ from: '2026-11-26', before: '2026-11-30' })
+    expect(dueWindowDays('week', '2026-11-23')).toEqual({ from: '2026-11-23', before: '2026-11-30' })
+    expect(dueWindowDays('week', '2026-11-29')).toEqual({ from: '2026-11-29', before: '2026-11-30' })
+    expect(dueWindowDays('week', '2027-01-01')).toEqual({ from: '2027-01-01', before: '2027-01-04' })
+  })
+  test('today is one day, across a year; overdue is every day before today', () => {
+    expect(dueWindowDays('today', '2026-12-31')).toEqual({ from: '2026-12-31', before: '2027-01-01' })
+    expect(dueWindowDays('overdue', '2026-11-26')).toEqual({ from: null, before: '2026-11-26' })
+  })
+  test('a Completed or undated task is in no window; a passed day is overdue, not this week', () => {
+    const today = '2026-11-26'
+    expect(isDueWithin('overdue', { dueDate: '2026-11-25', status: 'In Progress' }, today)).toBe(true)
+    expect(isDueWithin('week', { dueDate: '2026-11-25', status: 'In Progress' }, today)).toBe(false)
+    expect(isDueWithin('overdue', { dueDate: '2026-11-25', status: 'Completed' }, today)).toBe(false)
+    expect(isDueWithin('today', { dueDate: null, status: 'Not Started' }, today)).toBe(false)
+    expect(isDueWithin('week', { dueDate: '2026-11-29', status: 'Not Started' }, today)).toBe(true)
+    expect(isDueWithin('week', { dueDate: '2026-11-30', status: 'Not Started' }, today)).toBe(false)
+  })
 })

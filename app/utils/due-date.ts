@@ -16,7 +16,7 @@ function asUtcDate(isoDay: string) {
 
 export function dueStateOf(dueDate: string, status: Status, today: string): DueState {
   if (dueDate === today) return 'today'
-  return dueDate < today && status !== 'Completed' ? 'overdue' : 'later'
+  return isDueWithin('overdue', { dueDate, status }, today) ? 'overdue' : 'later'
 }
 
 export function describeDue(dueDate: string, status: Status, today: string) {
@@ -40,11 +40,32 @@ function localDate(isoDay: string): LocalDate {
 }
 
 /**
- * What "due this week" means everywhere (the list's filter, the dashboard's counts, the
- * assistant): from `today` through this week's Sunday (weeks start on Monday), as `YYYY-MM-DD`.
- * What was due before today is overdue instead, so the two never count a task twice.
+ * The windows of due dates, written once (docs/product-rules.md): the list's filter, the
+ * dashboard's counts, the assistant's tool and the "Overdue" badge all read them, in memory
+ * (`isDueWithin`) or as SQL (`dueWithinSql` in app/services/tasks/due.server.ts); a table-driven
+ * test holds the two forms together. Days are the viewer's own (`today`, `YYYY-MM-DD`); a window
+ * is half-open, from `from` up to but not including `before`, and holds only tasks not Completed.
+ * Weeks start on Monday, so "this week" runs from today through Sunday, and what was due before
+ * today is overdue instead: no task is counted in both.
  */
-export function dueThisWeek(today: string) {
-  const monday = mondayOf(localDate(today))
-  return { from: today, through: isoDate(addDays(monday, 6)) }
+export const DUE_WINDOWS = ['overdue', 'today', 'week'] as const
+export type DueWindow = (typeof DUE_WINDOWS)[number]
+
+/** The days a window covers for a viewer whose date is `today`. */
+export function dueWindowDays(window: DueWindow, today: string): { from: string | null; before: string } {
+  const date = localDate(today)
+  if (window === 'overdue') return { from: null, before: today }
+  if (window === 'today') return { from: today, before: isoDate(addDays(date, 1)) }
+  return { from: today, before: isoDate(addDays(mondayOf(date), 7)) }
+}
+
+/** Whether a task falls in a window: it has a due date in its days and is not Completed. */
+export function isDueWithin(
+  window: DueWindow,
+  task: { dueDate: string | null; status: Status },
+  today: string,
+): boolean {
+  if (task.dueDate === null || task.status === 'Completed') return false
+  const { from, before } = dueWindowDays(window, today)
+  return (from === null || task.dueDate >= from) && task.dueDate < before
 }

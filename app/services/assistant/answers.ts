@@ -56,7 +56,7 @@ function describeFilter(intent: Extract<Intent, { kind: 'list' }>) {
 
 /** "overdue", "due this week and assigned to you", …: what a due question asked for. */
 function describeDue(intent: Extract<Intent, { kind: 'due' }>) {
-  const when = { overdue: 'overdue', today: 'due today', thisWeek: 'due this week' } as const
+  const when = { overdue: 'overdue', today: 'due today', week: 'due this week' } as const
   const parts = [intent.due ? when[intent.due] : null, intent.assignedToMe ? 'assigned to you' : null]
   return parts.filter(Boolean).join(' and ')
 }

@@ -1,4 +1,5 @@
 import type { Priority, Status } from '~/domain/constants'
+import type { DueWindow } from '~/utils/due-date'
 
 /**
  * What the built-in assistant understands of a message: a handful of intents, recognised by
@@ -9,7 +10,7 @@ export type Intent =
   | { kind: 'create'; title: string; priority?: Priority }
   | { kind: 'set-status'; query: string; status: Status }
   | { kind: 'docs'; query: string }
-  | { kind: 'due'; due?: 'overdue' | 'today' | 'thisWeek'; assignedToMe?: true }
+  | { kind: 'due'; due?: DueWindow; assignedToMe?: true }
   | { kind: 'week' }
   | { kind: 'count' }
   | { kind: 'list'; status?: Status; priority?: Priority }
@@ -31,11 +32,11 @@ export function priorityIn(text: string): Priority | undefined {
 }
 
 /** "overdue", "due today", "due this week": which due tasks a question asks for. */
-function dueIn(text: string) {
+function dueIn(text: string): DueWindow | undefined {
   if (/\b(?:overdue|late|past due)\b/i.test(text)) return 'overdue'
   if (!/\bdue\b/i.test(text)) return undefined
   if (/\btoday\b/i.test(text)) return 'today'
-  if (/\bweek\b/i.test(text)) return 'thisWeek'
+  if (/\bweek\b/i.test(text)) return 'week'
   return undefined
 }
 

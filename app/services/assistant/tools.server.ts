@@ -11,7 +11,7 @@ import type { TaskView } from '~/services/tasks/view'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/view-fields'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
-import { dueThisWeek } from '~/utils/due-date'
+import { DUE_WINDOWS, isDueWithin } from '~/utils/due-date'
 import { z } from '~/utils/zod'
 
 /**
@@ -61,18 +61,6 @@ const toAssistantTask = (task: TaskView, user: SessionUser): AssistantTask => ({
   link: `/task?task=${encodeURIComponent(task.id)}`,
 })
 
-/** Which due tasks a list asks for, by the person's own today: each counts only the not Completed. */
-const DUE_WINDOWS = ['overdue', 'today', 'thisWeek'] as const
-type DueWindow = (typeof DUE_WINDOWS)[number]
-
-function isDueIn(task: TaskView, window: DueWindow, today: string) {
-  if (!task.dueDate || task.status === 'Completed') return false
-  if (window === 'overdue') return task.dueDate < today
-  if (window === 'today') return task.dueDate === today
-  const week = dueThisWeek(today)
-  return task.dueDate >= week.from && task.dueDate <= week.through
-}
-
 /**
  * What the tools that write may set: the task's own fields as every door accepts them, but whom it
  * is shared with — sharing reaches other people's inboxes, so the person does it on the task page.
@@ -115,7 +103,7 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
   return {
     listMyTasks: tool({
       description:
-        "List the tasks the person owns — or, with `assignedToMe`, those assigned to them, theirs or shared with them — the latest changed first, optionally only those of one status or priority, changed in the last N days, or due: `overdue` (its day has passed), `today`, or `thisWeek` (from today through Sunday), in the person's own time zone and never Completed ones. `dueDate` is a calendar day, YYYY-MM-DD. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.",
+        "List the tasks the person owns — or, with `assignedToMe`, those assigned to them, theirs or shared with them — the latest changed first, optionally only those of one status or priority, changed in the last N days, or due: `overdue` (its day has passed), `today`, or `week` (from today through Sunday), in the person's own time zone and never Completed ones. `dueDate` is a calendar day, YYYY-MM-DD. `total` counts all matches; at most 50 are listed, each with its fields (`text` is its title) and a link.",
       inputSchema: z.object({
         status: z.enum(STATUSES).optional(),
         priority: z.enum(PRIORITIES).optional(),
@@ -131,7 +119,7 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
             (!status || task.status === status) &&
             (!priority || task.priority === priority) &&
             (since === null || Date.parse(task.updatedAt) >= since) &&
-            (!due || isDueIn(task, due, today)),
+            (!due || isDueWithin(due, task, today)),
         )
         return listed(tasks)
       },

@@ -1,12 +1,13 @@
-import { and, asc, desc, eq, gte, lt, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { tasks, users } from '~/db/schema'
 import type { Priority, Status } from '~/domain/constants'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
-import { dueThisWeek } from '~/utils/due-date'
+import { type DueWindow, dueWindowDays } from '~/utils/due-date'
 import type { Actor } from '../session-user'
 import { taskListItemColumns } from './columns.server'
+import { dueWithinSql } from './due.server'
 import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
 import type { TaskListItem } from './view'
 
@@ -14,13 +15,13 @@ import type { TaskListItem } from './view'
 
 /**
  * What the list may be narrowed to, each in the URL: a status, a priority, what is overdue or due
- * this week (not Completed, by the viewer's own today: `dueThisWeek`), what is assigned to the viewer; and its
- * order, newest first or by due date (undated last).
+ * this week (the due windows of app/utils/due-date.ts, by the viewer's own today), what is
+ * assigned to the viewer; and its order, newest first or by due date (undated last).
  */
 export type TaskFilters = {
   status?: Status
   priority?: Priority
-  due?: 'overdue' | 'week'
+  due?: Exclude<DueWindow, 'today'>
   assignee?: 'me'
   sort?: 'due'
 }
@@ -35,8 +36,8 @@ export type TaskGroups = {
 const list = {
   status: sql.placeholder('status'),
   priority: sql.placeholder('priority'),
-  today: sql.placeholder('today'),
-  sunday: sql.placeholder('sunday'),
+  dueFrom: sql.placeholder('dueFrom'),
+  dueBefore: sql.placeholder('dueBefore'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
 }
@@ -48,14 +49,10 @@ const list = {
  * built once per database, on first use.
  */
 function buildListStatements(db: Database, shape: FilterShape) {
-  const open = ne(tasks.status, 'Completed')
   const filter = and(
     shape.status ? eq(tasks.status, list.status) : undefined,
     shape.priority ? eq(tasks.priority, list.priority) : undefined,
-    shape.due === 'overdue' ? and(lt(tasks.dueDate, list.today), open) : undefined,
-    shape.due === 'week'
-      ? and(gte(tasks.dueDate, list.today), lte(tasks.dueDate, list.sunday), open)
-      : undefined,
+    shape.due ? dueWithinSql(shape.due, { from: list.dueFrom, before: list.dueBefore }) : undefined,
     shape.assignee ? eq(tasks.assigneeId, viewerPlaceholders.id) : undefined,
   )
   // By due date, the undated last; newest first among equals, as the list is otherwise.
@@ -142,12 +139,13 @@ export async function listTaskGroups(
   today = todayIn(DEFAULT_TIME_ZONE),
 ): Promise<TaskGroups> {
   const statements = listStatements(db)(filters)
+  const days = filters.due ? dueWindowDays(filters.due, today) : null
   const params = {
     ...viewerParams(viewer),
     status: filters.status ?? null,
     priority: filters.priority ?? null,
-    today,
-    sunday: dueThisWeek(today).through,
+    dueFrom: days?.from ?? null,
+    dueBefore: days?.before ?? null,
     ...page,
   }
   const [mine, [mineCount], shared, publicTasks] = await Promise.all([
