@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test'
+import type { TaskFields } from '../../app/services/task-schemas'
 import type { NewPerson, Person } from './fixtures'
 import { uniqueTitle } from './unique'
 
@@ -8,18 +9,8 @@ import { uniqueTitle } from './unique'
  * their own).
  */
 
-export type TaskInput = {
-  text: string
-  details?: string
-  refLink?: string
-  priority?: 'high' | 'medium' | 'low'
-  status?: 'Not Started' | 'In Progress' | 'Completed'
-  hrs?: number
-  isPublic?: boolean
-  sharedWith?: string[]
-  parentTaskId?: string
-  dueDate?: string
-}
+/** What task.create takes, as its schema says (its output: what every door accepts as JSON). */
+export type TaskInput = Pick<TaskFields, 'text'> & Partial<TaskFields>
 
 export async function createTaskThroughApi(person: Person, input: TaskInput): Promise<{ id: string }> {
   const token = await person.client.csrf()
