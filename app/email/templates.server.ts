@@ -1,3 +1,4 @@
+import { countNotices, type Notice, noticeNoun } from '~/utils/notices'
 import type { OutgoingEmail } from './outbox.server'
 
 /** Escapes text for HTML e-mail bodies; every interpolated value goes through it. */
@@ -83,8 +84,7 @@ export function passwordChangedMessage(to: string) {
 }
 
 /** One mention (or assignment: no excerpt of its own to quote) as its e-mail lists it. */
-export type MentionSummary = {
-  type?: 'mention' | 'assignment'
+export type MentionSummary = Notice & {
   fromUserName: string
   taskText: string
   excerpt: string
@@ -109,7 +109,7 @@ function singleNotice(mention: MentionSummary) {
 /** Several notices: counted as mentions while they all are, else as notifications. */
 function severalSubject(mentions: MentionSummary[]) {
   return mentions.some((mention) => mention.type === 'assignment')
-    ? `You have ${mentions.length} new notifications on Threadwork`
+    ? `You have ${countNotices(mentions)} on Threadwork`
     : `You were mentioned ${mentions.length} times on Threadwork`
 }
 
@@ -133,11 +133,11 @@ export function mentionEmailMessage(
   return render(to, single ? single.subject : severalSubject(mentions), {
     preheader: isSingle
       ? `${first.fromUserName}: ${first.excerpt}`
-      : 'Mentions that came in while you were away.',
-    heading: single ? single.heading : `${mentions.length} new mentions`,
+      : `${noticeNoun(mentions) === 'mentions' ? 'Mentions' : 'Notifications'} that came in while you were away.`,
+    heading: single ? single.heading : `${mentions.length} new ${noticeNoun(mentions)}`,
     paragraphs: [...listed.map(mentionLine), ...(more > 0 ? [`…and ${more} more.`] : [])],
     action: { label: 'Open your notifications', url: links.inbox },
-    footer: `You get this e-mail when someone mentions you while you are away, once per batch of mentions. To stop these e-mails, untick "E-mail me when I'm mentioned" in your settings: ${links.settings}`,
+    footer: `You get this e-mail when someone mentions you or assigns you a task while you are away, once per batch. To stop these e-mails, untick "E-mail me when I'm mentioned" in your settings: ${links.settings}`,
   })
 }
 

@@ -130,7 +130,7 @@ describe('action', () => {
     expect(await toastOf(answer.headers)).toMatchObject({
       type: 'success',
       title: 'All caught up',
-      description: '1 mention marked as read.',
+      description: '1 notification marked as read.',
     })
     expect(await isRead(listed.id)).toBe(true)
     expect(await isRead(later.id)).toBe(false)
@@ -239,9 +239,21 @@ describe('the page', () => {
     expect(html).toContain('name="intent" value="mark-all-read"')
   })
 
+  test('with an assignment among the unread, the summary counts notifications, not mentions', async () => {
+    const { task, mention, inbox } = await world()
+    await mention('@Grace a question', new Date())
+    const page = await inbox()
+    const [listed] = page.data.mentions
+    if (!listed) throw new Error('the mention is listed')
+    const assignment = { ...listed, id: 'assignment-1', type: 'assignment' as const, excerpt: task.text }
+    const text = visibleText(renderPage({ ...page.data, mentions: [assignment, listed] }))
+    expect(text).toContain('2 unread notifications')
+    expect(text).toContain(`Ada assigned you “${task.text}”`)
+  })
+
   test('an empty inbox says so and offers no forms', async () => {
     const html = renderPage({ mentions: [], listedAt: new Date().toISOString() })
-    expect(html).toContain('No mentions yet')
+    expect(html).toContain('No notifications yet')
     expect(html).toContain('You are all caught up.')
     expect(html).not.toContain('Mark all as read')
   })

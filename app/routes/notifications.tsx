@@ -20,6 +20,7 @@ import {
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
+import { noticeNoun } from '~/utils/notices'
 import { z } from '~/utils/zod'
 import type { Route } from './+types/notifications'
 
@@ -65,7 +66,9 @@ export async function action({ request, context, url }: Route.ActionArgs) {
           type: 'success',
           title: marked === 0 ? 'Nothing left to mark' : 'All caught up',
           description:
-            marked === 0 ? undefined : `${marked} ${marked === 1 ? 'mention' : 'mentions'} marked as read.`,
+            marked === 0
+              ? undefined
+              : `${marked} ${marked === 1 ? 'notification' : 'notifications'} marked as read.`,
         })
       }
       await markNotificationRead(db, user, input.notificationId)
@@ -89,7 +92,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           <p className="mt-1 text-sm text-muted-foreground" data-testid="unread-summary">
             {unread === 0
               ? 'You are all caught up.'
-              : `${unread} unread ${unread === 1 ? 'mention' : 'mentions'}`}
+              : `${unread} unread ${noticeNoun(mentions.filter((mention) => !isRead(mention)))}`}
           </p>
         </div>
         {mentions.some((mention) => !mention.isRead) ? <MarkAllReadForm upTo={listedAt} /> : null}
@@ -100,7 +103,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
       {mentions.length === 0 ? (
         <EmptyInbox />
       ) : (
-        <ul aria-label="Mentions" className="divide-y rounded-lg border">
+        <ul aria-label="Notifications" className="divide-y rounded-lg border">
           {mentions.map((mention) => (
             <MentionItem key={mention.id} mention={mention} isRead={isRead(mention)} />
           ))}
@@ -243,10 +246,10 @@ function FetcherError({ error }: { error?: string }) {
 function EmptyInbox() {
   return (
     <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed p-10 text-center">
-      <h2 className="text-lg font-semibold">No mentions yet</h2>
+      <h2 className="text-lg font-semibold">No notifications yet</h2>
       <p className="max-w-md text-sm text-muted-foreground">
-        When someone mentions you in a comment on a task you share, it shows up here, and in the bell at the
-        top of every page.
+        When someone mentions you in a comment on a task you share, or assigns a task to you, it shows up
+        here, and in the bell at the top of every page.
       </p>
       <Link to="/task" className={buttonClasses('outline', 'sm')}>
         Go to your tasks

@@ -21,7 +21,7 @@ function bell(page: Page) {
 }
 
 function inboxItems(page: Page) {
-  return page.getByRole('list', { name: 'Mentions' }).getByRole('listitem')
+  return page.getByRole('list', { name: 'Notifications' }).getByRole('listitem')
 }
 
 function item(page: Page, taskText: string) {
@@ -141,7 +141,7 @@ test('mentions read in one tab clear the badge in the other tabs, without a relo
 
 test('an empty inbox says so', async ({ signedInPage: page }) => {
   await page.goto('/notifications')
-  await expect(page.getByRole('heading', { name: 'No mentions yet' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No notifications yet' })).toBeVisible()
   await expect(page.getByText('You are all caught up.')).toBeVisible()
   await expect(bell(page)).toHaveAttribute('aria-current', 'page')
 })
@@ -183,7 +183,7 @@ test.describe('the inbox has no serious or critical accessibility violations', (
       const [ada, grace] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
       const page = await pageFor(grace, { theme })
       await page.goto('/notifications')
-      await expect(page.getByRole('heading', { name: 'No mentions yet' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'No notifications yet' })).toBeVisible()
       await expectNoSeriousA11yViolations(page, 'empty inbox')
 
       const text = uniqueTitle('Print the badges', project)
