@@ -428,9 +428,16 @@ describe('ours', () => {
         synchronous: await read('synchronous'),
         foreignKeys: await read('foreign_keys'),
         busyTimeout: await read('busy_timeout'),
+        mmapBytes: await read('mmap_size'),
       }
     }
-    const expected = { journal: 'wal', synchronous: 1, foreignKeys: 1, busyTimeout: 1_234 }
+    const expected = {
+      journal: 'wal',
+      synchronous: 1,
+      foreignKeys: 1,
+      busyTimeout: 1_234,
+      mmapBytes: 1024 ** 3,
+    }
     const first = await client.transaction('deferred')
     const second = await client.transaction('deferred')
     expect(await pragmas(first)).toEqual(expected)
