@@ -1,4 +1,4 @@
-import { countNotices, type Notice, noticeNoun } from '~/utils/notices'
+import { type Notice, noticeNoun } from '~/utils/notices'
 import type { OutgoingEmail } from './outbox.server'
 
 /** Escapes text for HTML e-mail bodies; every interpolated value goes through it. */
@@ -109,7 +109,7 @@ function singleNotice(mention: MentionSummary) {
 /** Several notices: counted as mentions while they all are, else as notifications. */
 function severalSubject(mentions: MentionSummary[]) {
   return mentions.some((mention) => mention.type === 'assignment')
-    ? `You have ${countNotices(mentions)} on Threadwork`
+    ? `You have ${mentions.length} new ${noticeNoun(mentions)} on Threadwork`
     : `You were mentioned ${mentions.length} times on Threadwork`
 }
 

@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest'
-import { countNotices } from './notices'
+import { noticeNoun } from './notices'
 
-test('mentions are counted as mentions; once an assignment is among them, as notifications', () => {
-  expect(countNotices([{ type: 'mention' }])).toBe('1 mention')
-  expect(countNotices([{ type: 'mention' }, {}])).toBe('2 mentions')
-  expect(countNotices([{ type: 'assignment' }])).toBe('1 notification')
-  expect(countNotices([{ type: 'mention' }, { type: 'assignment' }])).toBe('2 notifications')
-  expect(countNotices([{ type: 'mention' }, { type: 'assignment' }], 5)).toBe('5 notifications')
+test('mentions are named as mentions; once an assignment is among them, as notifications', () => {
+  expect(noticeNoun([{ type: 'mention' }])).toBe('mention')
+  expect(noticeNoun([{ type: 'mention' }, {}])).toBe('mentions')
+  expect(noticeNoun([{ type: 'assignment' }])).toBe('notification')
+  expect(noticeNoun([{ type: 'mention' }, { type: 'assignment' }])).toBe('notifications')
+  expect(noticeNoun([{ type: 'assignment' }], 5)).toBe('notifications')
 })

@@ -8,8 +8,3 @@ export function noticeNoun(notices: readonly Notice[], count = notices.length) {
   const noun = notices.every((notice) => notice.type !== 'assignment') ? 'mention' : 'notification'
   return count === 1 ? noun : `${noun}s`
 }
-
-/** "1 mention", "3 notifications". */
-export function countNotices(notices: readonly Notice[], count = notices.length) {
-  return `${count} ${noticeNoun(notices, count)}`
-}

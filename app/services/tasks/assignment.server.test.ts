@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
-import { emailOutbox, events, jobs, notifications, tasks } from '~/db/schema'
+import { emailOutbox, events, jobs, notifications, taskShares, tasks, users } from '~/db/schema'
 import { env } from '~/env.server'
 import { createJobRunner } from '~/jobs/jobs.server'
 import { Forbidden, Invalid, NotFound } from '~/services/errors'
@@ -14,7 +14,7 @@ import {
   createTask as insertTask,
 } from '../../../tests/helpers/factories'
 import { fields, taskRow, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
-import { CANNOT_BE_ASSIGNED } from './assignment.server'
+import { assigneeMayBeSql, CANNOT_BE_ASSIGNED } from './assignment.server'
 import { listAssignable } from './reads.server'
 import { createTask, shareTask, updateTask } from './writes.server'
 
@@ -227,14 +227,30 @@ describe('unsharing clears the assignment in the same commit', () => {
     // Checked against the shares read before; the statement reads them as the commit runs.
     const before = await db.select().from(tasks).where(eq(tasks.id, taskId))
     expect(before[0]?.assigneeId).toBeNull()
-    const { mayBeAssignedSql } = await import('./assignment.server')
     await shareTask(db, owner, taskId, [])
     const written = await db
       .update(tasks)
       .set({ assigneeId: people.verified.id })
-      .where(and(eq(tasks.id, taskId), mayBeAssignedSql(taskId, people.verified.id)))
+      .where(and(eq(tasks.id, taskId), assigneeMayBeSql(people.verified.id, taskId)))
       .returning({ id: tasks.id })
     expect(written).toEqual([])
+  })
+
+  test('a write that sets the shares and assigns guards the shares too: an assignee gone before the commit changes neither', async () => {
+    const taskId = await sharedTask()
+    const leaving = await createUser(db, { name: 'Lee Leaving' })
+    const audience = { ownerId: people.owner.id, isPublic: false, sharedWith: [leaving.email.toLowerCase()] }
+    const guard = assigneeMayBeSql(leaving.id, taskId, audience)
+    const [holds] = await db.select({ holds: guard }).from(sql`(SELECT 1)`)
+    expect(Number(holds?.holds)).toBe(1)
+    // The account goes after the check, before the commit: every statement the guard carries is refused.
+    await db.delete(users).where(eq(users.id, leaving.id))
+    const unshared = await db
+      .delete(taskShares)
+      .where(and(eq(taskShares.taskId, taskId), guard))
+      .returning({ email: taskShares.email })
+    expect(unshared).toEqual([])
+    expect(await db.select().from(taskShares).where(eq(taskShares.taskId, taskId))).not.toEqual([])
   })
 })
 

@@ -12,6 +12,7 @@ import {
   personInSql,
   ruleHolds,
   ruleOnTaskSql,
+  ruleOverAudienceSql,
   type TaskAudience,
   viewerValues,
 } from './rule.server'
@@ -24,13 +25,14 @@ import type { TaskView } from './view'
  * Unsharing a task with its assignee clears the assignment in the same commit, and being assigned
  * by someone else notifies the person as a mention does.
  *
- * The owner's write checks the rule before (for a clear message) and carries it as the
- * statement's condition, so a share removed meanwhile cannot let the assignment through.
+ * The owner's write checks the rule before (for a clear message) and carries it as the condition
+ * of every statement it commits (`assigneeMayBeSql`), shares included: an assignee who could no
+ * longer be assigned when the commit runs leaves the task as it was, not half changed.
  */
 
 export const CANNOT_BE_ASSIGNED = 'That person cannot be assigned this task.'
 
-function cannotBeAssigned(): Invalid {
+export function cannotBeAssigned(): Invalid {
   return new Invalid(CANNOT_BE_ASSIGNED, [{ path: ['assigneeId'], message: CANNOT_BE_ASSIGNED }])
 }
 
@@ -54,9 +56,23 @@ export async function checkAssignee(db: Executor, task: TaskAudience, assigneeId
   }
 }
 
-/** The condition a write of `assigneeId` carries: the person may be assigned the task as the commit reaches it. */
-export function mayBeAssignedSql(taskId: string, assigneeId: string | null | undefined): SQL {
-  return assigneeId ? ruleOnTaskSql('beAssigned', personInSql(assigneeId), taskId) : sql`1`
+/**
+ * The condition every statement of a write of `assigneeId` carries (`1` when it assigns nobody):
+ * the person may be assigned the task as the commit reaches it. When the write sets the task's
+ * shares, `leaves` is the audience it gives the task, known before any statement runs, so the
+ * shares themselves are written only with the assignment they allow; otherwise the task's shares
+ * are read as they are then (one removed meanwhile refuses the assignment).
+ */
+export function assigneeMayBeSql(
+  assigneeId: string | null | undefined,
+  taskId: string,
+  leaves?: TaskAudience,
+): SQL {
+  if (!assigneeId) return sql`1`
+  const person = personInSql(assigneeId)
+  return leaves
+    ? ruleOverAudienceSql('beAssigned', leaves, person)
+    : ruleOnTaskSql('beAssigned', person, taskId)
 }
 
 /**

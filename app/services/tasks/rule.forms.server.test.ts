@@ -21,6 +21,7 @@ import {
   personInSql,
   ruleHolds,
   ruleOnTaskSql,
+  ruleOverAudienceSql,
   ruleSql,
   TASK_RULES,
   type TaskRule,
@@ -197,6 +198,18 @@ const FORMS: Record<string, (rule: TaskRule, viewer: Viewer, taskId: string) => 
   ) => {
     const [row] = await db
       .select({ holds: ruleOnTaskSql(rule, personInSql(viewer ? viewer.id : sql`NULL`), taskId) })
+      .from(sql`(SELECT 1)`)
+    return Number(row?.holds) === 1
+  },
+  'over the audience a write will leave, a person read from users (ruleOverAudienceSql)': async (
+    rule,
+    viewer,
+    taskId,
+  ) => {
+    const audience = (await readAudiences(db, [taskId])).get(taskId)
+    if (!audience) return false
+    const [row] = await db
+      .select({ holds: ruleOverAudienceSql(rule, audience, personInSql(viewer ? viewer.id : sql`NULL`)) })
       .from(sql`(SELECT 1)`)
     return Number(row?.holds) === 1
   },

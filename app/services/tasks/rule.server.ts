@@ -209,6 +209,30 @@ export function ruleOnTaskSql(rule: TaskRule, viewer: ViewerInSql, taskId: strin
   return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${and(eq(tasks.id, taskId), ruleSql(rule, viewer))})`
 }
 
+/**
+ * The rule over a task as a write is about to leave it — its audience known in memory before the
+ * statement runs — for a person the statement reads (`personInSql`). How a write that assigns
+ * guards every one of its statements, the shares the assignment depends on included: a person who
+ * could no longer be assigned when the commit runs (their account deleted meanwhile) changes
+ * none of them, rather than the shares without the assignment.
+ */
+export function ruleOverAudienceSql(rule: TaskRule, audience: TaskAudience, person: ViewerInSql): SQL {
+  const { id, email } = person
+  const isSignedIn = id === null ? false : typeof id === 'string' || sql`${id} IS NOT NULL`
+  const ways: Ways<Condition> = {
+    isSignedIn,
+    isOwner: id !== null && inSql.all(isSignedIn, eq(sql`${audience.ownerId}`, id)),
+    isSharedWith:
+      email !== null &&
+      audience.sharedWith.length > 0 &&
+      sql`coalesce(${email} IN ${audience.sharedWith}, 0)`,
+    isPublic: audience.isPublic,
+  }
+  const condition = TASK_RULES[rule](ways, inSql)
+  if (typeof condition !== 'boolean') return condition
+  return condition ? sql`1` : sql`0`
+}
+
 // The probes of one task that hot prepared statements share, built once from the rules above.
 
 /** Whether the viewer may see one task, the placeholder `taskId` (filled by `visibilityParams`). */

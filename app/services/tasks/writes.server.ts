@@ -10,12 +10,13 @@ import type { Actor } from '../session-user'
 import { readAudiences } from '../task-audience.server'
 import type { TaskFields, TaskUpdate } from '../task-schemas'
 import {
+  assigneeMayBeSql,
   assignmentNoticeSteps,
   CANNOT_BE_ASSIGNED,
+  cannotBeAssigned,
   checkAssignee,
   clearLostAssigneeStep,
   handBackTask,
-  mayBeAssignedSql,
 } from './assignment.server'
 import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
@@ -113,41 +114,37 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
   await checkShares(db, actor, fields.sharedWith)
   if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
   const { assigneeId } = fields
-  if (assigneeId) {
-    await checkAssignee(
-      db,
-      { ownerId: actor.id, isPublic: fields.isPublic, sharedWith: fields.sharedWith },
-      assigneeId,
-    )
-  }
+  const audience = { ownerId: actor.id, isPublic: fields.isPublic, sharedWith: fields.sharedWith }
+  if (assigneeId) await checkAssignee(db, audience, assigneeId)
   const id = crypto.randomUUID()
+  // Every statement only while the assignee may still be assigned it (always when nobody is).
+  const mayWrite = assigneeMayBeSql(assigneeId, id, audience)
   const now = new Date()
-  await commit(db, {
-    task: db.insert(tasks).values({
-      ...editedColumns(fields),
-      // Assigned once its shares are in: the rule reads them.
-      assigneeId: null,
-      id,
-      userId: actor.id,
-      completedAt: completedAtFor(fields.status, null, now),
-      createdAt: now,
-      updatedAt: now,
-    }),
-    ...replaceSharesSteps(db, id, fields.sharedWith, sql`1`, now),
-    assigned: assigneeId
-      ? db
-          .update(tasks)
-          .set({ assigneeId })
-          .where(and(eq(tasks.id, id), mayBeAssignedSql(id, assigneeId)))
-      : undefined,
+  const { task } = await commit(db, {
+    task: insertIf(
+      db,
+      tasks,
+      {
+        ...editedColumns(fields),
+        assigneeId: assigneeId ?? null,
+        id,
+        userId: actor.id,
+        completedAt: completedAtFor(fields.status, null, now),
+        createdAt: now,
+        updatedAt: now,
+      },
+      mayWrite,
+    ),
+    ...replaceSharesSteps(db, id, fields.sharedWith, mayWrite, now),
     notice: assignmentNoticeSteps(db, actor, null, { id, text: fields.text }, assigneeId, now),
-    event: appendEvent(db, {
-      topic: 'tasks',
-      type: 'task-created',
-      taskId: id,
-      payload: { taskId: id, userId: actor.id },
-    }),
+    event: appendEvent(
+      db,
+      { topic: 'tasks', type: 'task-created', taskId: id, payload: { taskId: id, userId: actor.id } },
+      mayWrite,
+    ),
   })
+  // The assignee's account went between the check and the commit.
+  if (task.rowsAffected === 0) throw cannotBeAssigned()
   return (await getTask(db, actor, id)).task
 }
 
@@ -164,21 +161,23 @@ export async function updateTask(
   if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
   if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
   const { assigneeId } = changes
-  if (assigneeId) {
-    const after = {
-      ownerId: actor.id,
-      isPublic: changes.isPublic ?? before.isPublic,
-      sharedWith: changes.sharedWith ?? before.sharedWith,
-    }
-    await checkAssignee(db, after, assigneeId)
+  const after = {
+    ownerId: actor.id,
+    isPublic: changes.isPublic ?? before.isPublic,
+    sharedWith: changes.sharedWith ?? before.sharedWith,
   }
+  if (assigneeId) await checkAssignee(db, after, assigneeId)
   const status = changes.status ?? before.status
   const now = new Date()
   // Only the owner edits, and ownership never moves: what can change meanwhile is the task being
   // deleted, and then nothing here is written.
-  const isOwned = stillOwnedSql(actor, taskId)
+  // And it is assigned only if the assignee may still be, as the write leaves the task: every
+  // statement carries both, so the shares never change without the assignment that needed them.
+  const isOwned = and(
+    stillOwnedSql(actor, taskId),
+    assigneeMayBeSql(assigneeId, taskId, changes.sharedWith ? after : undefined),
+  ) as SQL
   const { task } = await commit(db, {
-    // The shares first: the assignee's rule reads them as they will be.
     ...(changes.sharedWith ? replaceSharesSteps(db, taskId, changes.sharedWith, isOwned, now) : {}),
     task: db
       .update(tasks)
@@ -187,13 +186,7 @@ export async function updateTask(
         completedAt: completedAtFor(status, before, now),
         updatedAt: now,
       })
-      .where(
-        and(
-          eq(tasks.id, taskId),
-          ruleSql('change', viewerValues(actor)),
-          mayBeAssignedSql(taskId, assigneeId),
-        ),
-      ),
+      .where(and(eq(tasks.id, taskId), isOwned)),
     // Unshared with its assignee: the assignment goes in the same commit.
     lostAssignee: changes.sharedWith ? clearLostAssigneeStep(db, taskId, now) : undefined,
     notice: assignmentNoticeSteps(
