@@ -99,7 +99,9 @@ function observeRequests(config: Env) {
     const info: RequestInfo = { id: requestIdFrom(req.headers['x-request-id']), route: UNROUTED }
     requestInfos.set(req, info)
     res.setHeader('X-Request-Id', info.id)
-    const traced = tracer() ? startRequestSpan(req.method ?? 'GET', incomingContext(req.headers)) : undefined
+    const traced = tracer()
+      ? startRequestSpan(req.method ?? 'GET', info.id, incomingContext(req.headers))
+      : undefined
     if (isTimed || traced) {
       const started = process.hrtime.bigint()
       // Read now: serving a static file rewrites req.url on its way through.

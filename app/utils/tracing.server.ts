@@ -100,10 +100,14 @@ export function incomingContext(headers: Record<string, string | string[] | unde
 }
 
 /** Starts a request's server span under `parent`; the caller names it by its route at the end. */
-export function startRequestSpan(method: string, parent: Context) {
+export function startRequestSpan(method: string, requestId: string, parent: Context) {
+  // Its own id is set here: the request's info is not yet carried when its first span starts.
   const span = (active as { tracer: Tracer }).tracer.startSpan(
     method,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': method, 'threadwork.request_id': requestId },
+    },
     parent,
   )
   return { span, context: trace.setSpan(parent, span) }
