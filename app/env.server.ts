@@ -27,6 +27,32 @@ const EnvSchema = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   /**
+   * `text` (readable, the default) or `json`: one JSON object per line, start-up messages
+   * included, each with its request's id, route and signed-in person (app/utils/log.server.ts).
+   */
+  LOG_FORMAT: z.enum(['text', 'json']).default('text'),
+  /**
+   * Prometheus metrics (app/utils/metrics.server.ts), off unless one of these is set: a listener
+   * of their own on METRICS_HOST:METRICS_PORT (on Fly, METRICS_HOST=fly-local-6pn, the private
+   * network), and/or GET /metrics on the app's port for `Authorization: Bearer <METRICS_TOKEN>`.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * OpenTelemetry traces (app/utils/tracing.server.ts), off unless an OTLP/HTTP endpoint is set;
+   * the SDK reads the other OTEL_* variables itself. The installed exporter sends JSON: http/json
+   * is the one protocol accepted (http/protobuf needs @opentelemetry/exporter-trace-otlp-proto).
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .literal('http/json', { error: 'only http/json is supported (the OTLP/HTTP JSON exporter is installed)' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z
+    .literal('http/json', { error: 'only http/json is supported (the OTLP/HTTP JSON exporter is installed)' })
+    .optional(),
+  /**
    * `off` sends every request through React Router, even those answered ahead of it in production
    * (/healthz, the event streams, unchanged polls of /api/rpc: server/fast-paths.ts). The answers
    * are the same either way (a parity test proves it); only their cost differs.
@@ -184,6 +210,22 @@ export function env(): Env {
   cached ??= parseEnv(process.env)
   return cached
 }
+
+/**
+ * The log format asked for, read before the rest of the configuration is checked, so even the
+ * message that names a bad variable is written in it.
+ */
+export function requestedLogFormat(): 'text' | 'json' {
+  return process.env.LOG_FORMAT === 'json' ? 'json' : 'text'
+}
+
+/** Whether traces are exported: an OTLP endpoint is configured. */
+export const isTracingConfigured = (config: Env) =>
+  Boolean(config.OTEL_EXPORTER_OTLP_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+
+/** Whether metrics are collected: a listener of their own or a token for /metrics is configured. */
+export const isMetricsConfigured = (config: Env) =>
+  config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined
 
 /** Tests change variables between cases; production never calls this. */
 export function resetEnvForTests() {

@@ -75,6 +75,8 @@ export default [
   // /healthz, the event streams and unchanged polls of /api/rpc are answered ahead of the router
   // in production (server/fast-paths.ts); these routes answer them too, with FAST_PATHS=off
   route('healthz', 'routes/healthz.ts'),
+  // Prometheus metrics for a bearer of METRICS_TOKEN; 404 without one (docs/decisions/044-…)
+  route('metrics', 'routes/metrics.ts'),
   route('api/rpc/*', 'routes/api/rpc.ts'),
   route('api/events/tasks', 'routes/api/events.ts', { id: 'routes/api/events-tasks' }),
   route('api/events/comments', 'routes/api/events.ts', { id: 'routes/api/events-comments' }),

@@ -11,9 +11,16 @@ import { nonceContext } from '~/context'
 import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import { isDatabaseUnavailable, unavailableResponse, wasUnavailable } from '~/db/unavailable.server'
-import { kickOutbox, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
-import { type Env, env, InvalidEnvError } from '~/env.server'
-import { startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
+import { kickOutbox, outboxQueueState, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
+import {
+  type Env,
+  env,
+  InvalidEnvError,
+  isMetricsConfigured,
+  isTracingConfigured,
+  requestedLogFormat,
+} from '~/env.server'
+import { jobsQueueState, startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
@@ -24,6 +31,34 @@ import {
 } from '~/services/payments/reconciliation.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { eventStreams } from '~/streams/event-streams.server'
+import { logRequest, setLogFormat } from '~/utils/log.server'
+import {
+  aggregateWorkers,
+  httpRequestDuration,
+  isMetricsOn,
+  metricsContentType,
+  probeQueues,
+  scrape,
+  startMetrics,
+  statusClass,
+} from '~/utils/metrics.server'
+import {
+  carryRequestInfo,
+  type RequestInfo,
+  requestIdFrom,
+  requestInfoContext,
+  runWithRequestInfo,
+  UNROUTED,
+} from '~/utils/request-info.server'
+import {
+  endRequestSpan,
+  flushTraces,
+  incomingContext,
+  runInContext,
+  startRequestSpan,
+  startTracing,
+  tracer,
+} from '~/utils/tracing.server'
 import { bodyLimit } from './body-limits'
 import { isClusterWorker, joinSiblings, runPrimary, workerDatabaseUrl } from './cluster'
 import { fastPathStep, fastPaths } from './fast-paths'
@@ -51,20 +86,46 @@ function loadEnv(): Env {
   }
 }
 
-function logRequests(enabled: boolean) {
+/**
+ * The one place every request passes, first of the steps (docs/decisions/044-metrics-traces-and-structured-logs.md):
+ * it gives the request its id (echoed as `X-Request-Id`), and when the response ends or the client
+ * leaves (an event stream closed by the browser included) writes its log line, counts it by route,
+ * method and status class, and ends its span. What is off costs nothing here: no timing without
+ * metrics or a log, no span without tracing, no AsyncLocalStorage without JSON logs or traces.
+ */
+function observeRequests(config: Env) {
+  const isTimed = config.LOG_REQUESTS || isMetricsOn()
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
-    if (enabled) {
+    const info: RequestInfo = { id: requestIdFrom(req.headers['x-request-id']), route: UNROUTED }
+    requestInfos.set(req, info)
+    res.setHeader('X-Request-Id', info.id)
+    const traced = tracer()
+      ? startRequestSpan(req.method ?? 'GET', info.id, incomingContext(req.headers))
+      : undefined
+    if (isTimed || traced) {
       const started = process.hrtime.bigint()
       // Read now: serving a static file rewrites req.url on its way through.
-      const { method, url } = req
-      res.once('finish', () => {
+      const { method = 'GET', url = '/' } = req
+      res.once('close', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6
-        console.log(`${method} ${url} ${res.statusCode} ${ms.toFixed(1)}ms`)
+        const status = res.statusCode
+        if (config.LOG_REQUESTS) logRequest({ method, url, status, ms, info })
+        if (isMetricsOn())
+          httpRequestDuration.observe(
+            { route: info.route, method, status_class: statusClass(status) },
+            ms / 1000,
+          )
+        if (traced) endRequestSpan(traced.span, { method, route: info.route, status })
       })
     }
-    next()
+    const run = () => runWithRequestInfo(info, next)
+    if (traced) runInContext(traced.context, run)
+    else run()
   }
 }
+
+/** Each request's info, from the first step to the request adapter that hands it to the router. */
+const requestInfos = new WeakMap<IncomingMessage, RequestInfo>()
 
 function setSecurityHeaders(isProduction: boolean) {
   const headers = securityHeaders(isProduction)
@@ -89,6 +150,7 @@ function serveStatic(clientDir: string) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
     if (!mayBeFile(req.url ?? '/', entries)) return next()
     endOnReadError(res)
+    nameRoute(req, 'static')
     if (req.url?.startsWith('/assets/')) {
       req.url = req.url.slice('/assets'.length)
       return assets(req, res, () => {
@@ -157,6 +219,12 @@ function nextNonce() {
   return noncePool.toString('base64', noncePoolOffset - 16, noncePoolOffset)
 }
 
+/** Names the route of a request answered before the router: a door's name, or static files. */
+function nameRoute(req: IncomingMessage, route: string) {
+  const info = requestInfos.get(req)
+  if (info) info.route = route
+}
+
 /** `clientDir`: the built browser files served as static files (tests point it elsewhere). */
 export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
   const handleRequest = createRequestHandler(serverBuild, config.NODE_ENV)
@@ -164,10 +232,14 @@ export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
     publicOrigin: new URL(config.BASE_URL),
     trustProxy: config.TRUST_PROXY,
     bodyLimit,
-    async handle(request, client) {
+    async handle(request, client, req) {
       const context = new RouterContextProvider()
       context.set(nonceContext, nextNonce())
       context.set(clientAddressContext, client.address ?? null)
+      // The root middleware names the route it matched here (app/auth/middleware.server.ts).
+      const info = requestInfos.get(req)
+      if (info) info.route = UNROUTED
+      context.set(requestInfoContext, info ?? null)
       // A database out of reach is a 503 with Retry-After wherever it struck (app/db/unavailable.server.ts).
       const response = await handleRequest(request, context).catch((error: unknown) => {
         if (isDatabaseUnavailable(error)) return unavailableResponse(request)
@@ -179,11 +251,11 @@ export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
     },
   })
   const steps = [
-    logRequests(config.LOG_REQUESTS),
+    observeRequests(config),
     setSecurityHeaders(config.isProduction),
     // The only requests answered ahead of compression and React Router, each with its reason
     // (server/fast-paths.ts); FAST_PATHS=off sends them through the router like everything else.
-    ...(config.FAST_PATHS ? [fastPathStep(fastPaths({ db: database, eventStreams }))] : []),
+    ...(config.FAST_PATHS ? [fastPathStep(fastPaths({ db: database, eventStreams }), nameRoute)] : []),
     // Before the static files, so the JavaScript and CSS in /assets/ travel compressed too (the
     // build writes no .gz/.br files for sirv to send instead).
     compress as (req: IncomingMessage, res: ServerResponse, next: Next) => void,
@@ -214,7 +286,10 @@ export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
  * primary: it migrates, then forks the workers, each of which calls this again and serves.
  */
 export async function startServer() {
+  // First, so every line from here on (the configuration's own complaint included) is in it.
+  setLogFormat(requestedLogFormat())
   const config = loadEnv()
+  startObserving(config)
   if (isClusterWorker()) return serve(config)
   if (config.isSessionSecretGenerated && config.isProduction) {
     console.warn('SESSION_SECRET is not set: using a random one, so sessions end on restart.')
@@ -223,6 +298,12 @@ export async function startServer() {
   await migrateDatabase(database())
   if (config.WEB_CONCURRENCY === 1) return serve(config)
   closeDatabase()
+  // The primary owns no requests: it answers scrapes for every worker, on its own port and
+  // through the worker asked at /metrics.
+  if (isMetricsConfigured(config)) {
+    const scrapeWorkers = aggregateWorkers()
+    if (config.METRICS_PORT !== undefined) serveMetrics(config, scrapeWorkers)
+  }
   // A generated secret is shared, so a cookie signed by one worker is good at every other.
   runPrimary({
     workers: config.WEB_CONCURRENCY,
@@ -233,8 +314,52 @@ export async function startServer() {
   })
 }
 
+/**
+ * What is on is decided once, here, before the database opens (it wraps its statements only when
+ * metrics or tracing are on) and before any request: hot paths test a flag, never the configuration.
+ */
+function startObserving(config: Env) {
+  if (isMetricsConfigured(config)) startMetrics()
+  if (isTracingConfigured(config)) startTracing()
+  if (config.LOG_FORMAT === 'json' || isTracingConfigured(config)) carryRequestInfo()
+}
+
+/**
+ * The metrics' own listener, on METRICS_HOST:METRICS_PORT (on Fly the private network,
+ * fly-local-6pn): GET /metrics, no token (it is not on the public interface), nothing else.
+ */
+function serveMetrics(config: Env, metricsText: () => Promise<string>) {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n')
+      return
+    }
+    metricsText().then(
+      (text) => res.writeHead(200, { 'Content-Type': metricsContentType }).end(text),
+      (error: unknown) => {
+        console.error('Metrics scrape failed', error)
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Scrape failed\n')
+      },
+    )
+  })
+  server.listen(config.METRICS_PORT, config.METRICS_HOST, () =>
+    console.log(`Metrics on http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics`),
+  )
+  // A scrape listener never keeps the process from stopping.
+  server.unref()
+  return server
+}
+
+/** The outbox and the jobs table, read at each scrape (with metrics off nobody scrapes). */
+export function observeQueues() {
+  probeQueues({ outbox: () => outboxQueueState(database()), jobs: () => jobsQueueState(database()) })
+}
+
 /** One process serving requests: the whole server alone, or one worker of a cluster. */
 function serve(config: Env) {
+  // Alone, this process answers its own scrapes; a cluster's primary listens for all its workers.
+  if (config.METRICS_PORT !== undefined && !isClusterWorker()) serveMetrics(config, scrape)
+  observeQueues()
   // Every instance delivers the shared outbox; stopping lets the e-mail in flight finish first.
   startOutboxWorker()
   onShutdown(stopOutboxWorker)
@@ -282,8 +407,9 @@ function serve(config: Env) {
     console.log(`${signal}: finishing in-flight requests, then stopping`)
     // Long-lived responses (event streams) end first, so close() can complete.
     void runShutdownHooks().then(() => {
-      server.close(() => {
+      server.close(async () => {
         closeDatabase()
+        await flushTraces().catch(() => {})
         console.log('Stopped')
         process.exit(0)
       })

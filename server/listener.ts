@@ -25,7 +25,8 @@ export type ListenerOptions = {
   trustProxy: boolean
   /** The most bytes a request body to this path may have. */
   bodyLimit: (pathname: string) => number
-  handle: (request: Request, client: ClientAddress) => Promise<Response>
+  /** `req` is the node request the `Request` was made from, for what the steps before kept on it. */
+  handle: (request: Request, client: ClientAddress, req: IncomingMessage) => Promise<Response>
   log?: (message: string, error?: unknown) => void
 }
 
@@ -78,11 +79,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: Listene
     return
   }
 
-  const response = await options.handle(request, {
-    address: req.socket.remoteAddress,
-    family: req.socket.remoteFamily,
-    port: req.socket.remotePort,
-  })
+  const response = await options.handle(
+    request,
+    { address: req.socket.remoteAddress, family: req.socket.remoteFamily, port: req.socket.remotePort },
+    req,
+  )
   await writeResponse(res, response, req.method === 'HEAD')
 }
 

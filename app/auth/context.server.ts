@@ -8,6 +8,7 @@ import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
 import { isTimeZone, TIME_ZONE_COOKIE } from '~/utils/calendar'
 import { readCookie, serializeCookie } from '~/utils/cookies.server'
+import { currentRequestInfo } from '~/utils/request-info.server'
 import { issueCsrfToken } from './csrf.server'
 import { catchUpWithOwnWrites } from './own-writes.server'
 import { SESSION_COOKIE, sessionCookie } from './session-cookie.server'
@@ -82,7 +83,12 @@ export async function beforeReading(cookies: string | null | undefined): Promise
     console.error('Auth error', error)
     return { session: null, setCookies }
   }
-  if (session) await keepReportedTimeZone(session, cookies)
+  if (session) {
+    // Who is signed in, on the request's JSON log lines (only carried when they are on).
+    const info = currentRequestInfo()
+    if (info) info.userId = session.user.id
+    await keepReportedTimeZone(session, cookies)
+  }
   return { session, setCookies }
 }
 

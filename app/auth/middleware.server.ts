@@ -1,4 +1,5 @@
 import { data, type MiddlewareFunction } from 'react-router'
+import { requestInfoContext } from '~/utils/request-info.server'
 import { getAuth } from './context.server'
 import { csrfTokenFromRequest, INVALID_CSRF_MESSAGE, isAllowedOrigin, isValidCsrfToken } from './csrf.server'
 import { rememberOwnWrites } from './own-writes.server'
@@ -19,7 +20,11 @@ const CHECKED_ELSEWHERE = ['/api/rpc/', '/api/stripe/webhook', '/resources/theme
  * valid CSRF token (or from a foreign Origin), and sends any cookie the session needs renewed, and
  * the position of what this request wrote.
  */
-export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context, pattern }, next) => {
+  // The route the router matched, by its pattern (never the URL), for the request's log line,
+  // metrics and span (server/app.ts).
+  const info = context.get(requestInfoContext)
+  if (info) info.route = pattern.startsWith('/') ? pattern : `/${pattern}`
   const auth = await getAuth(request, context)
   const url = new URL(request.url)
 

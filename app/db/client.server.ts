@@ -4,6 +4,7 @@ import { type Client, createClient } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { env } from '~/env.server'
 import { createNativeClient } from './native-client.server'
+import { observeStatements } from './observed.server'
 import { registerReplica } from './replicas.server'
 import * as schema from './schema'
 
@@ -42,7 +43,7 @@ export function openDatabase(config: DatabaseConfig): Database {
       ? openFile(filePath, config)
       : openClient(config)
   if (config.syncUrl) registerReplica(client)
-  const db = announceCommits(drizzle(client, { schema }))
+  const db = announceCommits(drizzle(observeStatements(client), { schema }))
   // A replica's writes go to the primary, but through the same synchronous driver as a file:
   // they block the thread for the round trip, so they take turns like a file's.
   return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db

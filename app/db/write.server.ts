@@ -2,6 +2,7 @@ import type { InStatement, InValue, ResultSet } from '@libsql/client'
 import { getTableColumns, Placeholder, SQL, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { dbBusyRetries } from '~/utils/metrics.server'
 import type { Database } from './client.server'
 
 /**
@@ -93,6 +94,7 @@ async function sendBatch(db: Database, statements: InStatement[]) {
       return await db.$client.batch(statements, 'write')
     } catch (error) {
       if (delayMs === undefined || !isBusy(error)) throw error
+      dbBusyRetries.inc()
       await new Promise((resolve) => setTimeout(resolve, delayMs * (0.5 + Math.random())))
     }
   }

@@ -40,10 +40,13 @@ export function smtpTransport(url: string, from: string): MailTransport {
  * Without SMTP (development, demos, tests) an e-mail is written to the log, where its links can
  * be followed; outside production /dev/mailbox shows it too.
  */
-export function logTransport(log: (line: string) => void = console.log): MailTransport {
+export function logTransport(
+  log: (line: string) => void = console.log,
+  { withBody = true }: { withBody?: boolean } = {},
+): MailTransport {
   return {
     async send(email) {
-      log(`E-mail to ${email.to}: ${email.subject}\n${email.text}`)
+      log(`E-mail to ${email.to}: ${email.subject}${withBody ? `\n${email.text}` : ''}`)
     },
     close() {},
   }
@@ -51,9 +54,10 @@ export function logTransport(log: (line: string) => void = console.log): MailTra
 
 /** SMTP when `SMTP_URL` is set, else the log. */
 export function transportFromEnv(): MailTransport {
-  const { SMTP_URL, MAIL_FROM, isProduction } = env()
+  const { SMTP_URL, MAIL_FROM, isProduction, LOG_FORMAT } = env()
   if (SMTP_URL) return smtpTransport(SMTP_URL, MAIL_FROM)
   // Nobody receives the e-mails, and their links (sign-in secrets) end up in the log.
   if (isProduction) console.warn('SMTP_URL is not set: e-mails are written to the log instead of being sent.')
-  return logTransport()
+  // A machine-read log keeps no e-mail bodies (their links are sign-in secrets): /dev/mailbox shows them.
+  return logTransport(console.log, { withBody: LOG_FORMAT !== 'json' })
 }

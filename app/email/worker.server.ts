@@ -2,6 +2,8 @@ import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import { type Database, database } from '~/db/client.server'
 import { emailOutbox } from '~/db/schema'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
+import { emailDeliveries, type QueueState, queueState } from '~/utils/metrics.server'
+import { withSpan } from '~/utils/tracing.server'
 import { type MailTransport, transportFromEnv } from './transport.server'
 
 /**
@@ -73,10 +75,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
 
   async function deliver(row: typeof emailOutbox.$inferSelect) {
     try {
-      await transport.send({ to: row.to, subject: row.subject, html: row.html, text: row.text })
+      await withSpan('email send', { 'email.attempt': row.attempts }, () =>
+        transport.send({ to: row.to, subject: row.subject, html: row.html, text: row.text }),
+      )
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH)
       const isGivingUp = row.attempts >= MAX_ATTEMPTS
+      emailDeliveries.inc({ outcome: isGivingUp ? 'failed' : 'retry' })
       logError(
         `E-mail ${row.id} to ${row.to} failed (attempt ${row.attempts} of ${MAX_ATTEMPTS})${isGivingUp ? ', giving up' : ''}:`,
         message,
@@ -96,6 +101,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
       .update(emailOutbox)
       .set({ status: 'sent', sentAt: new Date(now()), lastError: null })
       .where(eq(emailOutbox.id, row.id))
+    emailDeliveries.inc({ outcome: 'sent' })
     return true
   }
 
@@ -160,4 +166,18 @@ export async function stopOutboxWorker() {
  */
 export function kickOutbox() {
   current?.kick()
+}
+
+/** The outbox as the metrics see it: e-mails waiting, given up, and how long the oldest has waited. */
+export async function outboxQueueState(db: Database, now = Date.now()): Promise<QueueState> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${emailOutbox.status} = 'pending')`,
+      failed: sql<number>`count(*) filter (where ${emailOutbox.status} = 'failed')`,
+      oldestDue: sql<
+        number | null
+      >`min(${emailOutbox.createdAt}) filter (where ${emailOutbox.status} = 'pending')`,
+    })
+    .from(emailOutbox)
+  return queueState(row, now)
 }

@@ -3,6 +3,8 @@ import { type Database, database } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { type Builder, insertIf, prepareStep } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
+import { jobRuns, type QueueState, queueState } from '~/utils/metrics.server'
+import { withSpan } from '~/utils/tracing.server'
 
 /**
  * Work that runs later, on whichever instance gets to it first: the `jobs` table is the queue,
@@ -137,6 +139,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const now = options.now ?? Date.now
   const logError = options.logError ?? ((message, error) => console.error(message, error ?? ''))
 
+  // A label takes only the types this runner knows: a row's stray type must not grow the series.
+  const metricJobType = (type: string) => (Object.hasOwn(handlers, type) ? type : 'unknown')
+
   const isDue = (at: Date) =>
     or(
       and(eq(jobs.status, 'pending'), lte(jobs.runAt, at)),
@@ -166,10 +171,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const handler = handlers[job.type]
     try {
       if (!handler) throw new Error(`No handler for jobs of type "${job.type}"`)
-      await handler(db, job.payload, new Date(now()))
+      await withSpan(`job ${job.type}`, { 'job.type': job.type, 'job.attempt': job.attempts }, () =>
+        handler(db, job.payload, new Date(now())),
+      )
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH)
       const isGivingUp = job.attempts >= MAX_ATTEMPTS
+      jobRuns.inc({ type: metricJobType(job.type), outcome: isGivingUp ? 'failed' : 'retry' })
       logError(
         `Job ${job.id} (${job.type}) failed (attempt ${job.attempts} of ${MAX_ATTEMPTS})${isGivingUp ? ', giving up' : ''}:`,
         message,
@@ -186,6 +194,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return false
     }
     await db.delete(jobs).where(isStillOurs(job))
+    jobRuns.inc({ type: metricJobType(job.type), outcome: 'done' })
     options.onJobDone?.(job)
     return true
   }
@@ -237,4 +246,21 @@ export async function stopJobRunner() {
   const runner = current
   current = undefined
   await runner?.stop()
+}
+
+/**
+ * The jobs table as the metrics see it: jobs waiting, given up, and how long the most overdue
+ * has been due (a job scheduled for later is not late: a delayed mention waits on purpose).
+ */
+export async function jobsQueueState(db: Database, now = Date.now()): Promise<QueueState> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${jobs.status} in ('pending', 'running'))`,
+      failed: sql<number>`count(*) filter (where ${jobs.status} = 'failed')`,
+      oldestDue: sql<
+        number | null
+      >`min(${jobs.runAt}) filter (where ${jobs.status} = 'pending' and ${jobs.runAt} <= ${now})`,
+    })
+    .from(jobs)
+  return queueState(row, now)
 }

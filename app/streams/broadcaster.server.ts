@@ -3,6 +3,7 @@ import { syncReplica } from '~/db/replicas.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { readAudiences } from '~/services/task-audience.server'
 import type { TaskAudience } from '~/services/tasks/rule.server'
+import { eventStreamFanOut } from '~/utils/metrics.server'
 
 /**
  * One per process: tails the event log by id and hands each new event to every subscriber,
@@ -92,12 +93,14 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
     for (;;) {
       const page = await readEventsAfter(db, { after: head ?? 0, limit: PAGE_SIZE })
       if (page.length === 0) return
+      const started = performance.now()
       const audiences = await audiencesOf(db, page)
       for (const event of page) {
         head = event.id
         const audience = audienceOf(event, audiences)
         for (const subscriber of subscribers) subscriber.receive(event, audience)
       }
+      eventStreamFanOut.observe((performance.now() - started) / 1000)
       if (page.length < PAGE_SIZE) return
     }
   }

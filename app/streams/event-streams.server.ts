@@ -11,6 +11,7 @@ import { env } from '~/env.server'
 import { NotFound } from '~/services/errors'
 import { type ActiveSession, liveSessionIds } from '~/services/sessions.server'
 import { getTask } from '~/services/tasks/reads.server'
+import { eventStreamSubscribers } from '~/utils/metrics.server'
 import { createBroadcaster } from './broadcaster.server'
 import { type EventSink, EventStream, ResponseEventStream } from './event-stream.server'
 import { commentFeed, type Feed, follow, taskFeed } from './feeds.server'
@@ -63,6 +64,7 @@ export function createEventStreams(
 
   function track(stream: EventSink, sessionId: string | undefined) {
     open.add(stream)
+    eventStreamSubscribers.set(open.size)
     if (sessionId) sessionOf.set(stream, sessionId)
     keepAlive ??= setInterval(() => {
       for (const each of open) each.keepAlive()
@@ -72,6 +74,7 @@ export function createEventStreams(
 
   function untrack(stream: EventSink) {
     open.delete(stream)
+    eventStreamSubscribers.set(open.size)
     sessionOf.delete(stream)
     if (open.size === 0) {
       clearInterval(keepAlive)

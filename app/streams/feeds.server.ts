@@ -3,6 +3,7 @@ import { isReplica } from '~/db/replicas.server'
 import { canResumeAfter, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import type { Actor, Viewer } from '~/services/session-user'
 import { ruleHolds, type TaskAudience } from '~/services/tasks/rule.server'
+import { eventStreamEventsSent } from '~/utils/metrics.server'
 import { audienceOf, audiencesOf, type Broadcaster } from './broadcaster.server'
 import { controlFrame, type EventSink, frameOf } from './event-stream.server'
 
@@ -73,7 +74,10 @@ export async function follow(
     if (stream.isClosed || event.id <= known) return
     const verdict = feed.decide(event, audience)
     if (verdict === 'skip') return
-    if (verdict === 'send') return stream.send(frameOf(event))
+    if (verdict === 'send') {
+      eventStreamEventsSent.inc({ feed: feed.taskId === undefined ? 'tasks' : 'comments' })
+      return stream.send(frameOf(event))
+    }
     stream.send(verdict.endWith)
     stream.end()
   }

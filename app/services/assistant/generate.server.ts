@@ -1,6 +1,7 @@
 import { AISDKError, type LanguageModelV3 } from '@ai-sdk/provider'
 import {
   convertToModelMessages,
+  type LanguageModelUsage,
   stepCountIs,
   streamText,
   type Tool,
@@ -21,6 +22,7 @@ import { consumeChatMessage, createChat, getOwnChat, saveMessages } from '~/serv
 import { Conflict, Invalid } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
+import { aiChatRequests, aiChatTokens } from '~/utils/metrics.server'
 import { chatTools } from './tools.server'
 
 /**
@@ -57,6 +59,23 @@ export function errorMessageFor(error: unknown) {
 /** A provider's error is logged by its message: its request body would put the chat in the log. */
 function logFailure(error: unknown) {
   console.error('Chat generation failed:', AISDKError.isInstance(error) ? error.message : error)
+}
+
+/** One answer in the metrics, with the tokens its model reported (the built-in one reports none). */
+function countAnswer(
+  model: LanguageModelV3,
+  outcome: string,
+  result: { totalUsage: PromiseLike<LanguageModelUsage> },
+) {
+  const backend = model.provider
+  aiChatRequests.inc({ backend, outcome })
+  Promise.resolve(result.totalUsage).then(
+    (usage) => {
+      aiChatTokens.inc({ backend, direction: 'input' }, usage.inputTokens ?? 0)
+      aiChatTokens.inc({ backend, direction: 'output' }, usage.outputTokens ?? 0)
+    },
+    () => {},
+  )
 }
 
 type Conversation = { messages: UIMessage[]; fromPosition: number }
@@ -173,6 +192,7 @@ export async function startAnswer(
       status = 'failed'
     } finally {
       await writer.close(status)
+      countAnswer(model, status, result)
     }
   })()
   return streamId
