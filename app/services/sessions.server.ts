@@ -115,7 +115,11 @@ const liveSessionById = preparedPerDatabase((db) =>
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
-      and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now')), isActiveUser),
+      and(
+        eq(sessions.id, sql.placeholder('id')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        isActiveUser,
+      ),
     )
     .limit(1)
     .prepare(),

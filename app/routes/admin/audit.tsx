@@ -19,7 +19,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return {
     entries,
     olderHref:
-      entries.length === AUDIT_PAGE_SIZE && oldest ? `/admin/audit?before=${oldest.createdAt.getTime()}` : null,
+      entries.length === AUDIT_PAGE_SIZE && oldest
+        ? `/admin/audit?before=${oldest.createdAt.getTime()}`
+        : null,
   }
 }
 

@@ -23,11 +23,20 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 export default function AdminPeople({ loaderData }: Route.ComponentProps) {
   const { query, people } = loaderData
   return (
-    <AdminPage title="People" description="Find a person by name or e-mail address to see and help their account.">
+    <AdminPage
+      title="People"
+      description="Find a person by name or e-mail address to see and help their account."
+    >
       <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
         <div className="grid gap-1">
           <Label htmlFor="admin-people-q">Name or e-mail</Label>
-          <Input id="admin-people-q" type="search" name="q" defaultValue={query} className="w-72 max-w-full" />
+          <Input
+            id="admin-people-q"
+            type="search"
+            name="q"
+            defaultValue={query}
+            className="w-72 max-w-full"
+          />
         </div>
         <Button type="submit" variant="outline">
           Search
@@ -44,7 +53,10 @@ export default function AdminPeople({ loaderData }: Route.ComponentProps) {
             {people.map((person) => (
               <li key={person.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
                 <div className="min-w-0">
-                  <Link to={`/admin/people/${person.id}`} className="font-medium underline-offset-4 hover:underline">
+                  <Link
+                    to={`/admin/people/${person.id}`}
+                    className="font-medium underline-offset-4 hover:underline"
+                  >
                     {person.name || person.email}
                   </Link>
                   <p className="truncate text-sm text-muted-foreground">{person.email}</p>

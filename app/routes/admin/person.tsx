@@ -81,11 +81,7 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
   const { person, audit } = loaderData
   const fields = {}
   return (
-    <AdminPage
-      title={person.name || person.email}
-      description={person.email}
-      refusal={actionData?.refusal}
-    >
+    <AdminPage title={person.name || person.email} description={person.email} refusal={actionData?.refusal}>
       <section aria-labelledby="admin-person-account" className="rounded-lg border p-4">
         <h2 id="admin-person-account" className="text-lg font-semibold">
           Account
@@ -154,7 +150,12 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
             />
           )}
           {person.isAdmin || person.disabledAt ? null : (
-            <AdminAction intent="sign-in-as" fields={fields} label="Sign in as this person" pendingText="Signing in…" />
+            <AdminAction
+              intent="sign-in-as"
+              fields={fields}
+              label="Sign in as this person"
+              pendingText="Signing in…"
+            />
           )}
         </div>
       </section>

@@ -49,7 +49,13 @@ export default function AdminPurchases({ loaderData, actionData }: Route.Compone
       <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
         <div className="grid gap-1">
           <Label htmlFor="admin-purchases-q">E-mail or Stripe id</Label>
-          <Input id="admin-purchases-q" type="search" name="q" defaultValue={query} className="w-72 max-w-full" />
+          <Input
+            id="admin-purchases-q"
+            type="search"
+            name="q"
+            defaultValue={query}
+            className="w-72 max-w-full"
+          />
         </div>
         <Button type="submit" variant="outline">
           Search
@@ -64,7 +70,10 @@ export default function AdminPurchases({ loaderData, actionData }: Route.Compone
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <p className="font-medium">
                   {purchase.userId ? (
-                    <Link to={`/admin/people/${purchase.userId}`} className="underline-offset-4 hover:underline">
+                    <Link
+                      to={`/admin/people/${purchase.userId}`}
+                      className="underline-offset-4 hover:underline"
+                    >
                       {purchase.email}
                     </Link>
                   ) : (

@@ -128,9 +128,16 @@ function FailedList({
                   {item.attempts} attempts · <When at={item.at} />
                 </span>
               </div>
-              <p className="break-all font-mono text-xs text-destructive">{item.error ?? 'No error recorded.'}</p>
+              <p className="break-all font-mono text-xs text-destructive">
+                {item.error ?? 'No error recorded.'}
+              </p>
               <div className="flex flex-wrap gap-2">
-                <AdminAction intent={`retry-${kind}`} fields={{ id: item.id }} label="Retry" pendingText="Retrying…" />
+                <AdminAction
+                  intent={`retry-${kind}`}
+                  fields={{ id: item.id }}
+                  label="Retry"
+                  pendingText="Retrying…"
+                />
                 <AdminAction
                   intent={`discard-${kind}`}
                   fields={{ id: item.id }}

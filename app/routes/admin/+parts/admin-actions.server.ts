@@ -1,5 +1,5 @@
 import { handleIntent } from '~/http/refusals.server'
-import { type ToastInput, redirectWithToast } from '~/toast.server'
+import { redirectWithToast, type ToastInput } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import type { z } from '~/utils/zod'
 
