@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { ADMIN_ADDRESSES } from './tests/e2e/admin-address'
 import { CHECKOUT_ENV, STRIPE_OPTIONS } from './tests/e2e/marketing-checkout'
 import { oauthTestProviderEnv } from './tests/fixtures/oauth-provider'
 import { stripeStandInEnv } from './tests/fixtures/stripe-api'
@@ -115,6 +116,8 @@ export default defineConfig({
       // stop it or reload in the middle of an answer on a busy machine (the help answer, 60
       // words, takes about 5 s: tests/e2e/chat.e2e.ts).
       AI_ASSISTANT_WORD_DELAY_MS: '80',
+      // The admin of each project's console journey (tests/e2e/admin-console.e2e.ts).
+      ADMIN_EMAILS: ADMIN_ADDRESSES.join(','),
     },
   },
 })

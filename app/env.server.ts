@@ -96,6 +96,20 @@ const EnvSchema = z.object({
   DATABASE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
 
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Who may open /admin: comma-separated addresses, each an admin once verified
+   * (docs/decisions/045-admin-console.md). Unset, nobody is; everyone else gets a 404 there.
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((address) => address.trim().toLowerCase())
+        .filter((address) => address !== ''),
+    )
+    .pipe(z.array(z.email({ error: 'must be comma-separated e-mail addresses' }))),
 
   SUPPORT_EMAIL: z.email().default('support@threadwork.dev'),
 

@@ -10,11 +10,12 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from 'react-router'
-import { csrfTokenFor, getUser } from '~/auth/context.server'
+import { csrfTokenFor, getAuth } from '~/auth/context.server'
 import { authMiddleware } from '~/auth/middleware.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
 import { PendingIndicator } from '~/components/pending-indicator'
+import { SupportSessionBanner } from '~/components/support-session-banner'
 import type { TaskModalData } from '~/components/task-modal'
 import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
 import { VerifyEmailBanner } from '~/components/verify-email-banner'
@@ -106,7 +107,7 @@ async function loadTaskModal(
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { theme } = themeFromRequest(request)
   const { toast, headers } = await readToast(request)
-  const user = await getUser(request, context)
+  const { user, session } = await getAuth(request, context)
   // Read before the page's data, so a stream resuming from it misses nothing written meanwhile.
   const eventCursor = user || url.searchParams.has('task') ? await eventLogHead(database()) : null
   const taskModal = await loadTaskModal(user, url.searchParams.get('task'), todayFor(request.headers))
@@ -123,6 +124,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       taskModal,
       unreadMentions,
       eventCursor,
+      // An admin signed in as this person for support: every page says so (SupportSessionBanner).
+      isSupportSession: Boolean(session?.impersonatorId),
       config: clientConfig(),
       nonce: context.get(nonceContext),
     },
@@ -192,6 +195,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
         />
       ) : null}
       <Header user={loaderData.user} theme={loaderData.theme} unreadMentions={loaderData.unreadMentions} />
+      {loaderData.user && loaderData.isSupportSession ? (
+        <SupportSessionBanner user={loaderData.user} />
+      ) : null}
       {loaderData.user && !loaderData.user.emailVerified ? <VerifyEmailBanner /> : null}
       {loaderData.toast && !loaderData.taskModal ? <NoscriptToast toast={loaderData.toast} /> : null}
       <div id="main">

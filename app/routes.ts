@@ -68,6 +68,15 @@ export default [
   route('email/reset-password', 'routes/email/reset-password.tsx'),
   route('dev/mailbox', 'routes/dev/mailbox.tsx'),
 
+  // The admin console, for the verified addresses in ADMIN_EMAILS; a 404 for everyone else
+  // (app/auth/admin.server.ts, docs/decisions/045-admin-console.md)
+  route('admin', 'routes/admin/index.tsx'),
+  route('admin/people/:userId', 'routes/admin/person.tsx'),
+  route('admin/purchases', 'routes/admin/purchases.tsx'),
+  route('admin/queues', 'routes/admin/queues.tsx'),
+  route('admin/audit', 'routes/admin/audit.tsx'),
+  route('admin/sign-in-as/stop', 'routes/admin/stop-sign-in-as.ts'),
+
   // Support group: health first, as the spec orders it
   route('tss', 'routes/tss.tsx'),
 

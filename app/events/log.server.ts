@@ -17,10 +17,14 @@ export type ChatEventType =
   | 'chat-sharing-changed'
   | 'chat-message-added'
 
+/** All of a person's sessions ended (app/services/admin/): their open streams end at once. */
+export type AccountEventType = 'sessions-ended'
+
 export type AppEvent =
   | { topic: 'tasks'; type: TaskEventType; taskId: string; payload: Record<string, unknown> }
   | { topic: 'comments'; type: CommentEventType; taskId: string; payload: Record<string, unknown> }
   | { topic: 'chats'; type: ChatEventType; payload: { chatId: string } & Record<string, unknown> }
+  | { topic: 'accounts'; type: AccountEventType; payload: { userId: string } }
 
 /**
  * Appends to the event log, as a statement of the commit of the change it describes

@@ -223,7 +223,11 @@ function link(path: string, token: string) {
 }
 
 /** The verification link and its e-mail, as two statements of one commit (`onlyIf` as in tokenStatement). */
-function verificationSteps(db: Builder, user: { id: string; email: string; name: string }, onlyIf?: SQL) {
+export function verificationSteps(
+  db: Builder,
+  user: { id: string; email: string; name: string },
+  onlyIf?: SQL,
+) {
   const { token, statement } = tokenStatement(db, user, 'verify-email', onlyIf)
   const message = verifyEmailMessage(user.email, user.name, link('/email/verify-email', token))
   return { token: statement, email: emailStatement(db, message, onlyIf && wroteJustBefore) }

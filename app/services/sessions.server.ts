@@ -1,9 +1,10 @@
-import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, exists, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
-import type { Builder } from '~/db/write.server'
+import { type Builder, insertIf } from '~/db/write.server'
 import { hashToken, newToken } from '~/utils/crypto.server'
+import { Forbidden } from './errors'
 import type { SessionUser } from './session-user'
 
 /**
@@ -33,22 +34,62 @@ export function toSessionUser(
   }
 }
 
-export type SessionMeta = { userAgent?: string | null; ip?: string | null }
+export type SessionMeta = {
+  userAgent?: string | null
+  ip?: string | null
+  /** The admin signing in as this person for support (app/services/admin/sign-in-as.server.ts). */
+  impersonatorId?: string | null
+}
 
-/** Starts a session; the returned token goes into the cookie and nowhere else. */
-export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
+export const ACCOUNT_DISABLED = 'This account is disabled. Write to support if you think this is a mistake.'
+
+/**
+ * A person who may hold a session: one not disabled by an admin. The one condition both the
+ * creation and the per-request lookup of a session apply, and any other door that resolves a
+ * person per request (a token) must apply too.
+ */
+export const isActiveUser = isNull(users.disabledAt)
+
+/**
+ * A new session as a statement, for a commit that does more (app/services/admin/): the token goes
+ * into the cookie and nowhere else. A disabled account gets none: the condition rides in the
+ * insert, so a disabling that commits meanwhile still wins.
+ */
+export function sessionStep(db: Builder, userId: string, meta: SessionMeta = {}, now = new Date()) {
   const token = newToken()
+  const id = hashToken(token)
   const expiresAt = new Date(now.getTime() + SESSION_MAX_AGE_MS)
-  await db.insert(sessions).values({
-    id: hashToken(token),
-    userId,
-    expiresAt,
-    lastSeenAt: now,
-    createdAt: now,
-    userAgent: meta.userAgent?.slice(0, 400) ?? null,
-    ip: meta.ip ?? null,
-  })
-  return { token, id: hashToken(token), expiresAt }
+  const statement = insertIf(
+    db,
+    sessions,
+    {
+      id,
+      userId,
+      expiresAt,
+      lastSeenAt: now,
+      createdAt: now,
+      userAgent: meta.userAgent?.slice(0, 400) ?? null,
+      ip: meta.ip ?? null,
+      impersonatorId: meta.impersonatorId ?? null,
+    },
+    exists(
+      db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, userId), isActiveUser)),
+    ),
+  )
+  return { token, id, expiresAt, statement }
+}
+
+/**
+ * Starts a session. Every way in (a password, OAuth, a reset link, "sign in as") ends here or in
+ * `sessionStep`, so a disabled account is refused here, whichever door it came through.
+ */
+export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
+  const { statement, ...session } = sessionStep(db, userId, meta, now)
+  if ((await statement).rowsAffected === 0) throw new Forbidden(ACCOUNT_DISABLED)
+  return session
 }
 
 export type ActiveSession = {
@@ -59,6 +100,8 @@ export type ActiveSession = {
   lastSeenAt: Date
   ip: string | null
   userAgent: string | null
+  /** The admin signed in as this person, for a support session; else null. */
+  impersonatorId: string | null
   /** The person's time zone as stored (users.time_zone), read with the session at no extra cost. */
   timeZone: string | null
   /** True when the expiry moved and the cookie must be sent again with the new Max-Age. */
@@ -71,7 +114,13 @@ const liveSessionById = preparedPerDatabase((db) =>
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('id')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        isActiveUser,
+      ),
+    )
     .limit(1)
     .prepare(),
 )
@@ -100,6 +149,7 @@ export async function findSession(
     lastSeenAt: isRenewed || isSeenLongAgo ? now : row.session.lastSeenAt,
     ip: row.session.ip,
     userAgent: row.session.userAgent,
+    impersonatorId: row.session.impersonatorId,
     timeZone: row.user.timeZone,
     isRenewed,
   }
@@ -118,6 +168,7 @@ export async function listSessions(db: Database, userId: string, now = new Date(
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
+      impersonatorId: sessions.impersonatorId,
     })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))

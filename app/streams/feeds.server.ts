@@ -19,10 +19,24 @@ export type Feed = {
 
 type Verdict = 'send' | 'skip' | { endWith: Buffer }
 
+/**
+ * Every feed's first question: did all of this person's sessions just end (an admin disabled the
+ * account or ended its sessions)? Then the stream ends now, on every worker and instance, as the
+ * log reaches them, instead of at the next session check (event-streams.server.ts).
+ */
+function sessionsEnded(event: LoggedEvent, viewer: Viewer): Verdict | null {
+  if (event.topic !== 'accounts') return null
+  return viewer && event.payload.userId === viewer.id
+    ? { endWith: controlFrame('signed-out', event.id) }
+    : 'skip'
+}
+
 /** `GET /api/events/tasks`: changes to tasks the person may see, and their own mentions. */
 export function taskFeed(viewer: Actor): Feed {
   return {
     decide(event, audience) {
+      const ended = sessionsEnded(event, viewer)
+      if (ended) return ended
       if (!audience || !ruleHolds('see', audience, viewer)) return 'skip'
       if (event.topic === 'tasks') return 'send'
       return event.type === 'mention' && event.payload.recipientId === viewer.id ? 'send' : 'skip'
@@ -39,6 +53,8 @@ export function commentFeed(viewer: Viewer, taskId: string): Feed {
   return {
     taskId,
     decide(event, audience) {
+      const ended = sessionsEnded(event, viewer)
+      if (ended) return ended
       if (event.taskId !== taskId) return 'skip'
       const mayHear = audience !== undefined && ruleHolds('see', audience, viewer)
       if (!mayHear) return { endWith: controlFrame('gone', event.id, { taskId }) }

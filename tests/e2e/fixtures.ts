@@ -79,8 +79,13 @@ export const test = base.extend<Fixtures>({
 
 export { expect }
 
-async function verifiedPerson(baseURL: string, name: string, project: string): Promise<Person> {
-  const email = uniqueAddress(name.toLowerCase(), project)
+/** A person signed up and verified through the API; at `email` when given (an admin's address). */
+export async function verifiedPerson(
+  baseURL: string,
+  name: string,
+  project: string,
+  email = uniqueAddress(name.toLowerCase(), project),
+): Promise<Person> {
   const client = await signUpThroughApi(baseURL, { name, email, password: PASSWORD })
   const welcome = await waitForEmail(email, 'Verify your e-mail address')
   const link = linkIn(welcome, '/email/verify-email')

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { events } from '~/db/schema'
 import { eventLogHead, pruneEvents } from '~/events/log.server'
+import { disablePerson, endAllSessions } from '~/services/admin/people.server'
 import { toggleReaction } from '~/services/comment-reactions.server'
 import { addComment } from '~/services/comments.server'
 import { revokeAllSessions, revokeSession, toSessionUser } from '~/services/sessions.server'
@@ -131,6 +132,46 @@ describe('a session that ends', () => {
     await kept[1].waitFor('comment-added')
     await revokeAllSessions(db, row.id)
     await Promise.all(kept.map((stream) => stream.ended))
+  })
+})
+
+describe('an account disabled or signed out by an admin', () => {
+  test('ends its streams at once, through the log, without waiting for the session check', async () => {
+    // A session check that would never come within the test: only the log's event can end them.
+    const slow = createEventStreams(db, { keepAliveMs: KEEP_ALIVE_MS, sessionCheckMs: 3_600_000 })
+    const door = createServer((req, res) => slow.handle(req, res, () => res.end()))
+    door.listen(0, '127.0.0.1')
+    await once(door, 'listening')
+    const at = `http://127.0.0.1:${(door.address() as AddressInfo).port}`
+    try {
+      const admin = { id: 'an-admin', email: 'root@example.test', ip: '192.0.2.1' }
+      const [gone, kept] = [await createUser(db), await createUser(db)]
+      const publicTask = await createTask(db, people.owner, fields({ isPublic: true }))
+      const open = async (userId: string) => {
+        const { cookie } = await signedInBrowser(db, userId)
+        return Promise.all([
+          readRawStream(`${at}/api/events/tasks`, { cookie }),
+          readRawStream(`${at}/api/events/comments?taskId=${publicTask.id}`, { cookie }),
+        ])
+      }
+      const [ending, staying] = [await open(gone.id), await open(kept.id)]
+      await Promise.all([...ending, ...staying].map((stream) => stream.waitFor('ready')))
+
+      const startedAt = Date.now()
+      await disablePerson(db, admin, gone.id)
+      await Promise.all(ending.map((stream) => stream.ended))
+      expect(Date.now() - startedAt).toBeLessThan(2_000)
+
+      // Someone else's streams hear on.
+      await addComment(db, people.owner, { taskId: publicTask.id, content: 'Still here', mentions: [] })
+      await staying[1].waitFor('comment-added')
+      await endAllSessions(db, admin, kept.id)
+      await Promise.all(staying.map((stream) => stream.ended))
+    } finally {
+      slow.close()
+      door.closeAllConnections()
+      door.close()
+    }
   })
 })
 

@@ -14,7 +14,7 @@ import { env, resetEnvForTests } from '~/env.server'
 import { loader as callbackLoader } from '~/routes/auth/login-callback'
 import { action as startAction, loader as startLoader } from '~/routes/auth/login-provider'
 import { contentSecurityPolicy } from '~/security.server'
-import { findSession } from '~/services/sessions.server'
+import { ACCOUNT_DISABLED, findSession } from '~/services/sessions.server'
 import {
   type OAuthTestIdentity,
   type OAuthTestProvider,
@@ -191,6 +191,20 @@ describe('GitHub sign-in round trip', () => {
     expect((await signedInUser(second.headers))?.id).toBe(firstUser?.id)
     const links = await database().select().from(accounts).where(eq(accounts.providerAccountId, who.id))
     expect(links).toHaveLength(1)
+  })
+
+  test('a disabled account is refused: no session, and the page says why', async () => {
+    const who = identity()
+    const first = await roundTrip('github', who)
+    const person = await signedInUser(first.headers)
+    if (!person) throw new Error('The first sign-in made no account')
+    await database().update(users).set({ disabledAt: new Date() }).where(eq(users.id, person.id))
+
+    const refused = await roundTrip('github', who)
+
+    expect(refused.status).toBe(403)
+    expect(refused.data).toMatchObject({ message: ACCOUNT_DISABLED })
+    expect(await signedInUser(refused.headers)).toBeNull()
   })
 
   test('a verified secondary address is used when the primary one is not verified', async () => {

@@ -15,14 +15,19 @@ export type SessionRow = {
   lastSeenAt: string
   createdAt: string
   isCurrent: boolean
+  /** Opened by Threadwork support signing in as this person (/admin). */
+  isSupport: boolean
 }
 
 /** The devices signed in to the account, each revocable, and signing out of several at once. */
 export function SessionsSection({
   sessions,
+  supportSignIns,
   actionData,
 }: {
   sessions: SessionRow[]
+  /** When support signed in as this person, newest first (from the admin audit log). */
+  supportSignIns: { at: string }[]
   actionData: SettingsActionData
 }) {
   const errors = resultFor(actionData, 'revoke-session')?.error
@@ -47,6 +52,11 @@ export function SessionsSection({
                     This device
                   </Badge>
                 ) : null}
+                {session.isSupport ? (
+                  <Badge tone="sky" weight="normal" className="ml-2">
+                    Support
+                  </Badge>
+                ) : null}
               </p>
               <p className="text-xs text-muted-foreground">
                 Last seen <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
@@ -63,6 +73,19 @@ export function SessionsSection({
         </SessionsForm>
         <SessionsForm intent="revoke-all-sessions">Sign out everywhere</SessionsForm>
       </div>
+      {supportSignIns.length > 0 ? (
+        <div className="mt-6">
+          <h3 className="text-sm font-medium">Support sign-ins</h3>
+          <ul className="mt-2 space-y-1 text-sm text-muted-foreground" data-testid="support-sign-ins">
+            {supportSignIns.map((signIn) => (
+              <li key={signIn.at}>
+                Threadwork support signed in as you on{' '}
+                <time dateTime={signIn.at}>{formatDateTime(signIn.at)}</time>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </SettingsSection>
   )
 }

@@ -22,6 +22,11 @@ export const users = sqliteTable('users', {
   emailOnDue: integer('email_on_due', { mode: 'boolean' }).notNull().default(true),
   /** The IANA time zone the person's browser last reported (the `tz` cookie); null until it has. */
   timeZone: text('time_zone'),
+  /**
+   * Set by an admin (/admin): no session is created for a disabled person and none resolves
+   * (app/services/sessions.server.ts), whichever door they come through.
+   */
+  disabledAt: ms('disabled_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -57,6 +62,11 @@ export const sessions = sqliteTable(
       .$defaultFn(() => new Date()),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * The admin who signed in as this person for support ("sign in as", /admin); null for the
+     * person's own sessions. Their session list shows it, and every page shows a banner.
+     */
+    impersonatorId: text('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],

@@ -1,13 +1,16 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { createdAt } from './columns'
 
-/** The log of every task and comment change, which event streams and versioned reads read. */
+/**
+ * The log of every task and comment change, which event streams and versioned reads read; and of
+ * a person's sessions all ending (an admin disabled them or ended them), which ends their streams.
+ */
 export const events = sqliteTable(
   'events',
   {
     /** The stream cursor (SSE `id`), the one sequential id in the schema. */
     id: integer('id').primaryKey({ autoIncrement: true }),
-    topic: text('topic', { enum: ['tasks', 'comments', 'chats'] }).notNull(),
+    topic: text('topic', { enum: ['tasks', 'comments', 'chats', 'accounts'] }).notNull(),
     type: text('type').notNull(),
     /** No foreign key: the event of a deleted task must outlive the task. */
     taskId: text('task_id'),

@@ -11,7 +11,7 @@ import { OAuthButtons } from '~/components/oauth-buttons'
 import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { signInWithOAuth } from '~/services/accounts.server'
-import { Conflict, Invalid } from '~/services/errors'
+import { Conflict, Forbidden, Invalid } from '~/services/errors'
 import { ONBOARDING_PATH } from '~/services/onboarding-steps'
 import type { Route } from './+types/login-callback'
 
@@ -49,8 +49,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const retry = { providers: configuredProviders(), csrfToken: await csrfTokenFor(request, context) }
       return failure(error, error.provider, error.redirectTo, headers, retry)
     }
-    // The same identity would meet the same rule again: no retry buttons, only the message.
-    if (error instanceof Conflict || error instanceof Invalid) {
+    // The same identity would meet the same rule again (a disabled account too): no retry
+    // buttons, only the message.
+    if (error instanceof Conflict || error instanceof Invalid || error instanceof Forbidden) {
       return failure(error, provider, redirectTo, headers)
     }
     throw error

@@ -10,6 +10,7 @@ import { SessionsSection } from '~/components/settings/sessions-section'
 import { database } from '~/db/client.server'
 import { replyWithError } from '~/http/refusals.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
+import { supportSignInsOf } from '~/services/admin/audit.server'
 import {
   changePassword,
   deleteAccount,
@@ -32,10 +33,11 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions, emailSettings] = await Promise.all([
+  const [account, sessions, emailSettings, supportSignIns] = await Promise.all([
     getAccount(db, user.id),
     listSessions(db, user.id),
     getEmailSettings(db, user.id),
+    supportSignInsOf(db, user.id),
   ])
   return {
     account,
@@ -48,8 +50,10 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
         lastSeenAt: s.lastSeenAt.toISOString(),
         createdAt: s.createdAt.toISOString(),
         isCurrent: s.id === session.id,
+        isSupport: s.impersonatorId !== null,
       }))
       .sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || b.lastSeenAt.localeCompare(a.lastSeenAt)),
+    supportSignIns: supportSignIns.map((signIn) => ({ at: signIn.createdAt.toISOString() })),
   }
 }
 
@@ -154,7 +158,11 @@ export default function Settings({ loaderData, actionData: answered }: Route.Com
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
       <NotificationsSection emailOnMention={emailOnMention} emailOnDue={emailOnDue} />
-      <SessionsSection sessions={sessions} actionData={actionData} />
+      <SessionsSection
+        sessions={sessions}
+        supportSignIns={loaderData.supportSignIns}
+        actionData={actionData}
+      />
       <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />
     </main>
   )

@@ -92,6 +92,21 @@ export async function setGitHubLogin(
   }
 }
 
+/**
+ * An invitation tried again from the admin console: back to pending unless it was sent, and its
+ * job scheduled now, as statements of the admin's commit (which audits it). The job looks the
+ * buyer's GitHub login up again, so a buyer who linked GitHub since is invited.
+ */
+export function retryInvitationSteps(db: Builder, userId: string, now = new Date()) {
+  return {
+    invitation: db
+      .update(repositoryInvitations)
+      .set({ status: 'pending', lastError: null, updatedAt: now })
+      .where(and(eq(repositoryInvitations.userId, userId), ne(repositoryInvitations.status, 'sent'))),
+    job: scheduleInvitation(db, userId, now, wroteJustBefore),
+  }
+}
+
 export async function getRepositoryInvitation(db: Executor, userId: string) {
   const [invitation] = await db
     .select({

@@ -6,6 +6,7 @@ import { redirectSignedIn } from '~/auth/login.server'
 import { configuredProviders } from '~/auth/oauth/config.server'
 import { replyWithError } from '~/http/refusals.server'
 import type { SignInSchema, SignUpSchema } from '~/services/account-schemas'
+import { isDomainError } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 import type { ToastInput } from '~/toast.server'
 import { localPath, safeRedirect } from '~/utils/redirect.server'
@@ -47,5 +48,11 @@ export async function submitAuthForm<Schema extends typeof SignInSchema | typeof
       : data({ result: attempt.submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   const to = safeRedirect(attempt.input.redirect, landing)
-  return redirectSignedIn(attempt.user.id, to, request, context, toast?.(attempt.user))
+  try {
+    return await redirectSignedIn(attempt.user.id, to, request, context, toast?.(attempt.user))
+  } catch (error) {
+    // The right password for a disabled account: no session is created (sessions.server.ts).
+    if (isDomainError(error)) return replyWithError(attempt.submission, error, { hideFields: ['password'] })
+    throw error
+  }
 }
