@@ -42,3 +42,26 @@ export const WebhookEndpointSchema = z.object({
 
 export const WebhookEndpointIdSchema = z.object({ endpointId: z.string().min(1).max(64) })
 export const WebhookDeliveryIdSchema = z.object({ deliveryId: z.string().min(1).max(200) })
+
+/** An endpoint as its owner's settings list it (never its secret). */
+export type WebhookEndpointView = {
+  id: string
+  url: string
+  events: string[]
+  status: 'active' | 'paused'
+  pausedReason: string | null
+  createdAt: string
+}
+
+/** One message to an endpoint as its deliveries page lists it. */
+export type WebhookDeliveryView = {
+  id: string
+  type: string
+  status: 'pending' | 'succeeded' | 'failed'
+  attempts: number
+  responseStatus: number | null
+  durationMs: number | null
+  responseExcerpt: string | null
+  lastAttemptAt: string | null
+  createdAt: string
+}

@@ -7,7 +7,13 @@ import { env } from '~/env.server'
 import { eventLogHead } from '~/events/log.server'
 import { Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
-import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENT_TYPE, type WebhookEventType } from '../webhook-schemas'
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  TEST_EVENT_TYPE,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+  type WebhookEventType,
+} from '../webhook-schemas'
 import { refuseEndpointUrl } from './addresses.server'
 import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
 import { messageBody } from './fan-out.server'
@@ -20,15 +26,6 @@ import { messageBody } from './fan-out.server'
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found'
 export const DELIVERY_NOT_FOUND = 'Delivery not found'
-
-export type WebhookEndpointView = {
-  id: string
-  url: string
-  events: string[]
-  status: 'active' | 'paused'
-  pausedReason: string | null
-  createdAt: string
-}
 
 const endpointColumns = {
   id: webhookEndpoints.id,
@@ -175,18 +172,6 @@ export async function sendTestEvent(db: Database, actor: Actor, endpointId: stri
     job: deliverSoon(db, endpointId, now),
   })
   return id
-}
-
-export type WebhookDeliveryView = {
-  id: string
-  type: string
-  status: 'pending' | 'succeeded' | 'failed'
-  attempts: number
-  responseStatus: number | null
-  durationMs: number | null
-  responseExcerpt: string | null
-  lastAttemptAt: string | null
-  createdAt: string
 }
 
 const RECENT_DELIVERIES = 50
