@@ -115,6 +115,8 @@ export default defineConfig({
       // stop it or reload in the middle of an answer on a busy machine (the help answer, 60
       // words, takes about 5 s: tests/e2e/chat.e2e.ts).
       AI_ASSISTANT_WORD_DELAY_MS: '80',
+      // Webhook endpoints on loopback, as a developer's receiver is (tests/e2e/webhooks.e2e.ts).
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     },
   },
 })
