@@ -301,6 +301,29 @@ describe('who hears of what', () => {
     expect(received).toHaveLength(1)
   })
 
+  test('a task shared after an event does not tell the new sharee of it, however late the fan-out runs', async () => {
+    const owner = await createUser(db)
+    const newcomer = await createUser(db)
+    const task = await createTask(db, viewerOf(owner), fields({ text: 'Private for now' }))
+    const newcomersEndpoint = await newEndpoint(newcomer, ['task.updated', 'task.status_changed'])
+
+    await setTaskStatus(db, viewerOf(owner), task.id, 'In Progress')
+    await updateTask(db, viewerOf(owner), task.id, { sharedWith: [newcomer.email] })
+    await setTaskStatus(db, viewerOf(owner), task.id, 'Completed')
+    await runQueueAt(Date.now())
+
+    // The share itself and what came after it; not the status change made while it was private.
+    expect(
+      received.map((message) => [message.id.endsWith(newcomersEndpoint.id), JSON.parse(message.body).type]),
+    ).toEqual([
+      [true, 'task.updated'],
+      [true, 'task.status_changed'],
+    ])
+    expect(verified(received[1] as Received, newcomersEndpoint.secret).data).toMatchObject({
+      status: 'Completed',
+    })
+  })
+
   test('a mention reaches only the endpoint of the person mentioned', async () => {
     const owner = await createUser(db)
     const other = await createUser(db)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { events, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
 import { commit, insertIf } from '~/db/write.server'
@@ -16,8 +16,8 @@ import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
 /**
  * From the event log to messages (docs/decisions/043-standard-webhooks.md): a recurring job reads
  * the events after each active endpoint's cursor, keeps those of the types it asked for about
- * tasks its owner may see — `ruleHolds('see')` over the task's audience as the event is fanned
- * out, seconds after it, the rule and the moment the event streams apply — and queues one message
+ * tasks its owner could see at the time of the event and still may — `ruleHolds('see')` over
+ * the task's audience then and now (whoMayHear) — and queues one message
  * per event and endpoint. The message's body is rendered now, by the reads the RPC door answers
  * with, as the endpoint's owner would be shown it, and kept: every retry and redelivery sends
  * the same body under the same `webhook-id`. Message rows, cursor and job commit together, each
@@ -100,7 +100,8 @@ export async function fanOutEvents(db: Database, now = new Date()) {
 }
 
 async function fanOutPage(db: Database, endpoints: Endpoint[], page: LoggedEvent[], last: number, now: Date) {
-  const audiences = await readAudiences(db, [...new Set(page.flatMap((event) => event.taskId ?? []))])
+  const taskIds = [...new Set(page.flatMap((event) => event.taskId ?? []))]
+  const mayHear = whoMayHear(await readAudiences(db, taskIds), await audienceChanges(db, page, taskIds))
   const times = await eventTimes(db, page)
   const messages: (typeof webhookDeliveries.$inferInsert)[] = []
   const render = renderer(db)
@@ -109,8 +110,7 @@ async function fanOutPage(db: Database, endpoints: Endpoint[], page: LoggedEvent
       if (event.id <= endpoint.cursor) continue
       const type = webhookTypeOf(event)
       if (!type || !endpoint.events.includes(type)) continue
-      const audience = audienceOf(event, audiences)
-      if (!audience || !ruleHolds('see', audience, endpoint.owner)) continue
+      if (!mayHear(event, endpoint.owner)) continue
       if ((type === 'mention' || type === 'assignment') && event.payload.recipientId !== endpoint.owner.id)
         continue
       const data = await render(type, event, endpoint.owner)
@@ -152,10 +152,51 @@ async function fanOutPage(db: Database, endpoints: Endpoint[], page: LoggedEvent
   return messages.length
 }
 
-/** Who could see the task as the event is fanned out; a deleted task's, as its event recorded. */
-function audienceOf(event: LoggedEvent, audiences: Map<string, TaskAudience>) {
-  if (event.type === 'task-deleted') return event.payload.audience as TaskAudience | undefined
-  return event.taskId ? audiences.get(event.taskId) : undefined
+/**
+ * The events, from the page's first on, that changed who may see one of its tasks (a share, an
+ * unshare, publishing, hiding, deleting), each with the audience the task had before it
+ * (`payload.audience`) — oldest first.
+ */
+async function audienceChanges(db: Database, page: LoggedEvent[], taskIds: string[]) {
+  const first = page[0]?.id
+  if (first === undefined || taskIds.length === 0) return []
+  return db
+    .select({
+      id: events.id,
+      taskId: events.taskId,
+      before: sql<string>`json_extract(${events.payload}, '$.audience')`,
+    })
+    .from(events)
+    .where(
+      and(
+        inArray(events.taskId, taskIds),
+        gte(events.id, first),
+        sql`json_extract(${events.payload}, '$.audience') IS NOT NULL`,
+      ),
+    )
+    .orderBy(asc(events.id))
+}
+
+/**
+ * Whether a person may hear of an event: they could see its task when it happened — the audience
+ * recorded by the first later change of who may see it, else the audience now — and they still
+ * may now, since the message shows the task or comment as it is now. A task shared after an
+ * event does not tell the new sharee of it, whatever the fan-out's delay; one unshared or deleted
+ * since tells nobody more than its deletion (whose audience its event recorded).
+ */
+function whoMayHear(
+  current: Map<string, TaskAudience>,
+  changes: { id: number; taskId: string | null; before: string }[],
+) {
+  const sees = (audience: TaskAudience | undefined, owner: Actor) =>
+    audience !== undefined && ruleHolds('see', audience, owner)
+  return (event: LoggedEvent, owner: Actor) => {
+    if (event.type === 'task-deleted') return sees(event.payload.audience as TaskAudience | undefined, owner)
+    if (!event.taskId) return false
+    const now = current.get(event.taskId)
+    const later = changes.find((change) => change.taskId === event.taskId && change.id > event.id)
+    return sees(later ? (JSON.parse(later.before) as TaskAudience) : now, owner) && sees(now, owner)
+  }
 }
 
 async function eventTimes(db: Database, page: LoggedEvent[]) {
