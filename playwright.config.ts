@@ -118,6 +118,8 @@ export default defineConfig({
       AI_ASSISTANT_WORD_DELAY_MS: '80',
       // The admin of each project's console journey (tests/e2e/admin-console.e2e.ts).
       ADMIN_EMAILS: ADMIN_ADDRESSES.join(','),
+      // Webhook endpoints on loopback, as a developer's receiver is (tests/e2e/webhooks.e2e.ts).
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     },
   },
 })

@@ -72,6 +72,15 @@ const EnvSchema = z.object({
    */
   EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
 
+  /**
+   * Lets webhook endpoints be private, loopback or link-local addresses, and plain http:// to
+   * loopback: for development and tests only (docs/decisions/043-standard-webhooks.md).
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+
   DATABASE_URL: z
     .string()
     .regex(/^(file:|libsql:|https?:|wss?:)/, 'must start with file:, libsql:, http(s): or ws(s):')

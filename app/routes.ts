@@ -41,6 +41,10 @@ export default [
   route('logout', 'routes/auth/logout.ts'),
   route('settings', 'routes/settings/index.tsx'),
 
+  // What programs may do for a person: webhooks (and their deliveries)
+  route('settings/developer', 'routes/settings/developer/index.tsx'),
+  route('settings/developer/webhooks/:endpointId', 'routes/settings/developer/webhook-deliveries.tsx'),
+
   // OAuth: the sign-in buttons start a flow at /login/github or /login/google; both providers send
   // people back to /login/callback (the redirect URI registered with them)
   route('login/callback', 'routes/auth/login-callback.tsx'),

@@ -201,3 +201,16 @@ export function purchaseThankYouMessage(
       'Receipts and the Stripe customer portal, where you manage payment details, are on the billing page.',
   })
 }
+
+/** A webhook endpoint the server paused after a day of failed deliveries. */
+export function webhookPausedMessage(to: string, endpointUrl: string, settingsUrl: string) {
+  return render(to, 'A Threadwork webhook endpoint was paused', {
+    preheader: `Deliveries to ${endpointUrl} failed for a day.`,
+    heading: 'Your webhook endpoint was paused',
+    paragraphs: [
+      `Deliveries to ${endpointUrl} kept failing for about a day, so Threadwork paused the endpoint and stopped sending it events.`,
+      'Fix the receiver, then resume the endpoint and redeliver what it missed.',
+    ],
+    action: { label: 'Open the endpoint', url: settingsUrl },
+  })
+}

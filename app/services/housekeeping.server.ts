@@ -4,6 +4,7 @@ import { type BackgroundLoop, createBackgroundLoop } from '~/utils/background-lo
 import { scheduleDueReminders } from './due-reminders.server'
 import { pruneRateLimits } from './rate-limit.server'
 import { pruneExpiredSessions } from './sessions.server'
+import { scheduleWebhookFanOut } from './webhooks/fan-out.server'
 
 /**
  * Rows that nothing reads any more, deleted hourly by each instance: events older than streams
@@ -11,7 +12,7 @@ import { pruneExpiredSessions } from './sessions.server'
  * their expiry (a request would refuse them anyway) and rate-limit windows that have ended.
  * Deleting rows another instance deleted already is harmless, so instances need not take turns.
  * Each pass also makes sure the due-date reminders' recurring job exists (it reschedules itself
- * every minute; this covers a boot that could not schedule it).
+ * every minute; this covers a boot that could not schedule it), and so does the webhooks' fan-out.
  */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000
 
@@ -28,6 +29,7 @@ export function startHousekeeping() {
   loop ??= createBackgroundLoop({
     async pass() {
       await scheduleDueReminders(database())
+      await scheduleWebhookFanOut(database())
       await pruneStaleRows(database())
     },
     intervalMs: PRUNE_INTERVAL_MS,

@@ -5,6 +5,8 @@ import {
   REPOSITORY_INVITATION_JOB,
   runRepositoryInvitationJob,
 } from './payments/repository-invitations.server'
+import { WEBHOOK_DELIVERIES_JOB, webhookDeliveriesHandler } from './webhooks/deliveries.server'
+import { runWebhookFanOutJob, WEBHOOK_FAN_OUT_JOB } from './webhooks/fan-out.server'
 
 /**
  * What each type of job does. The runner (app/jobs) knows nothing of the domain; the server hands
@@ -14,4 +16,6 @@ export const jobHandlers: Record<string, JobHandler> = {
   [MENTION_EMAIL_JOB]: runMentionEmailJob,
   [DUE_REMINDERS_JOB]: runDueRemindersJob,
   [REPOSITORY_INVITATION_JOB]: runRepositoryInvitationJob,
+  [WEBHOOK_FAN_OUT_JOB]: runWebhookFanOutJob,
+  [WEBHOOK_DELIVERIES_JOB]: webhookDeliveriesHandler(),
 }

@@ -20,7 +20,14 @@ import {
 } from './assignment.server'
 import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
-import { NOT_ALLOWED, ruleOnTaskSql, ruleSql, TASK_NOT_FOUND, viewerValues } from './rule.server'
+import {
+  NOT_ALLOWED,
+  ruleOnTaskSql,
+  ruleSql,
+  TASK_NOT_FOUND,
+  type TaskAudience,
+  viewerValues,
+} from './rule.server'
 import type { TaskView } from './view'
 
 /**
@@ -199,7 +206,12 @@ export async function updateTask(
     ),
     event: appendEvent(
       db,
-      { topic: 'tasks', type: 'task-updated', taskId, payload: { taskId, userId: actor.id } },
+      {
+        topic: 'tasks',
+        type: 'task-updated',
+        taskId,
+        payload: { taskId, userId: actor.id, ...audienceChange(before, changes) },
+      },
       isOwned,
     ),
     statusEvent:
@@ -222,6 +234,21 @@ export async function updateTask(
     throw new NotFound(TASK_NOT_FOUND)
   }
   return (await getTask(db, actor, taskId)).task
+}
+
+/**
+ * Who could see the task before a change that shares, unshares, publishes or hides it, under the
+ * name a deletion's event uses for the same (streams never send it): webhooks judge each earlier
+ * event by the audience it had (app/services/webhooks/fan-out.server.ts).
+ */
+function audienceChange(before: TaskView, changes: TaskUpdate) {
+  if (changes.sharedWith === undefined && changes.isPublic === undefined) return {}
+  const audience: TaskAudience = {
+    ownerId: before.userId,
+    isPublic: before.isPublic,
+    sharedWith: before.sharedWith,
+  }
+  return { audience }
 }
 
 /** `{ assigneeId: null }` and nothing else: what an assignee may send to hand a task back. */

@@ -1,0 +1,243 @@
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { events, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
+import { commit, insertIf } from '~/db/write.server'
+import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
+import { scheduleJob } from '~/jobs/jobs.server'
+import { readComment } from '../comment-views.server'
+import { isDomainError } from '../errors'
+import type { Actor } from '../session-user'
+import { readAudiences } from '../task-audience.server'
+import { getTask } from '../tasks/reads.server'
+import { ruleHolds, type TaskAudience } from '../tasks/rule.server'
+import type { WebhookEventType } from '../webhook-schemas'
+import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
+
+/**
+ * From the event log to messages (docs/decisions/043-standard-webhooks.md): a recurring job reads
+ * the events after each active endpoint's cursor, keeps those of the types it asked for about
+ * tasks its owner could see at the time of the event and still may — `ruleHolds('see')` over
+ * the task's audience then and now (whoMayHear) — and queues one message
+ * per event and endpoint. The message's body is rendered now, by the reads the RPC door answers
+ * with, as the endpoint's owner would be shown it, and kept: every retry and redelivery sends
+ * the same body under the same `webhook-id`. Message rows, cursor and job commit together, each
+ * cursor guarded by its old value, so two runs never queue an event twice.
+ */
+
+export const WEBHOOK_FAN_OUT_JOB = 'webhook-fan-out'
+const RUN_EVERY_MS = 5_000
+const PAGE_SIZE = 200
+/** A body over this sends the subject's id alone (`isTruncated`), never a partial JSON. */
+export const MAX_BODY_BYTES = 256 * 1024
+
+/** The recurring job, keyed by its type like the due-date reminders' (housekeeping makes sure of it). */
+export async function scheduleWebhookFanOut(db: Database, runAt = new Date()) {
+  await scheduleJob(db, { id: WEBHOOK_FAN_OUT_JOB, type: WEBHOOK_FAN_OUT_JOB, payload: {}, runAt })
+}
+
+export async function runWebhookFanOutJob(db: Database, _payload: Record<string, unknown>, now: Date) {
+  await scheduleWebhookFanOut(db, new Date(now.getTime() + RUN_EVERY_MS))
+  return fanOutEvents(db, now)
+}
+
+/** The webhook type of a logged event, or null for one webhooks do not carry (reactions, chats). */
+export function webhookTypeOf(
+  event: Pick<LoggedEvent, 'topic' | 'type' | 'payload'>,
+): WebhookEventType | null {
+  if (event.topic === 'tasks') {
+    const types: Record<string, WebhookEventType> = {
+      'task-created': 'task.created',
+      'task-updated': 'task.updated',
+      'task-status-changed': 'task.status_changed',
+      'task-deleted': 'task.deleted',
+    }
+    return types[event.type] ?? null
+  }
+  if (event.topic !== 'comments') return null
+  // An assignment is logged as a mention without a comment (tasks/assignment.server.ts).
+  if (event.type === 'mention') return event.payload.commentId ? 'mention' : 'assignment'
+  const types: Record<string, WebhookEventType> = {
+    'comment-added': 'comment.added',
+    'comment-updated': 'comment.updated',
+    'comment-deleted': 'comment.deleted',
+  }
+  return types[event.type] ?? null
+}
+
+type Endpoint = { id: string; events: string[]; cursor: number; owner: Actor }
+
+/** Fans out every event logged so far; answers how many messages it queued. */
+export async function fanOutEvents(db: Database, now = new Date()) {
+  const endpoints: Endpoint[] = (
+    await db
+      .select({
+        id: webhookEndpoints.id,
+        events: webhookEndpoints.events,
+        cursor: webhookEndpoints.cursor,
+        ownerId: users.id,
+        email: users.email,
+        emailVerifiedAt: users.emailVerifiedAt,
+      })
+      .from(webhookEndpoints)
+      .innerJoin(users, eq(users.id, webhookEndpoints.userId))
+      .where(eq(webhookEndpoints.status, 'active'))
+  ).map(({ ownerId, email, emailVerifiedAt, ...endpoint }) => ({
+    ...endpoint,
+    owner: { id: ownerId, email, emailVerified: emailVerifiedAt !== null },
+  }))
+  if (endpoints.length === 0) return 0
+  const head = await eventLogHead(db)
+  let after = Math.min(...endpoints.map((endpoint) => endpoint.cursor))
+  let queued = 0
+  while (after < head) {
+    const page = await readEventsAfter(db, { after, until: head, limit: PAGE_SIZE })
+    const last = page.at(-1)?.id ?? head
+    queued += await fanOutPage(db, endpoints, page, last, now)
+    for (const endpoint of endpoints) endpoint.cursor = Math.max(endpoint.cursor, last)
+    after = last
+  }
+  return queued
+}
+
+async function fanOutPage(db: Database, endpoints: Endpoint[], page: LoggedEvent[], last: number, now: Date) {
+  const taskIds = [...new Set(page.flatMap((event) => event.taskId ?? []))]
+  const mayHear = whoMayHear(await readAudiences(db, taskIds), await audienceChanges(db, page, taskIds))
+  const times = await eventTimes(db, page)
+  const messages: (typeof webhookDeliveries.$inferInsert)[] = []
+  const render = renderer(db)
+  for (const endpoint of endpoints) {
+    for (const event of page) {
+      if (event.id <= endpoint.cursor) continue
+      const type = webhookTypeOf(event)
+      if (!type || !endpoint.events.includes(type)) continue
+      if (!mayHear(event, endpoint.owner)) continue
+      if ((type === 'mention' || type === 'assignment') && event.payload.recipientId !== endpoint.owner.id)
+        continue
+      const data = await render(type, event, endpoint.owner)
+      if (data === null) continue
+      messages.push({
+        id: `msg_${event.id}_${endpoint.id}`,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        type,
+        body: messageBody(type, times.get(event.id) ?? now, data),
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        retryUntil: new Date(now.getTime() + RETRY_FOR_MS),
+        createdAt: now,
+      })
+    }
+  }
+  const stillAt = (endpoint: Endpoint) =>
+    and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.cursor, endpoint.cursor))
+  const endpointStillAt = (endpoint: Endpoint) =>
+    sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${stillAt(endpoint)})`
+  const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]))
+  const receiving = [...new Set(messages.map((message) => message.endpointId))]
+  await commit(db, {
+    messages: messages.map((message) =>
+      insertIf(
+        db,
+        webhookDeliveries,
+        message,
+        endpointStillAt(byId.get(message.endpointId) as Endpoint),
+      ).onConflictDoNothing(),
+    ),
+    jobs: receiving.flatMap((endpointId) => deliverSoon(db, endpointId, now)),
+    cursors: endpoints
+      .filter((endpoint) => endpoint.cursor < last)
+      .map((endpoint) => db.update(webhookEndpoints).set({ cursor: last }).where(stillAt(endpoint))),
+  })
+  return messages.length
+}
+
+/**
+ * The events, from the page's first on, that changed who may see one of its tasks (a share, an
+ * unshare, publishing, hiding, deleting), each with the audience the task had before it
+ * (`payload.audience`) — oldest first.
+ */
+async function audienceChanges(db: Database, page: LoggedEvent[], taskIds: string[]) {
+  const first = page[0]?.id
+  if (first === undefined || taskIds.length === 0) return []
+  return db
+    .select({
+      id: events.id,
+      taskId: events.taskId,
+      before: sql<string>`json_extract(${events.payload}, '$.audience')`,
+    })
+    .from(events)
+    .where(
+      and(
+        inArray(events.taskId, taskIds),
+        gte(events.id, first),
+        sql`json_extract(${events.payload}, '$.audience') IS NOT NULL`,
+      ),
+    )
+    .orderBy(asc(events.id))
+}
+
+/**
+ * Whether a person may hear of an event: they could see its task when it happened — the audience
+ * recorded by the first later change of who may see it, else the audience now — and they still
+ * may now, since the message shows the task or comment as it is now. A task shared after an
+ * event does not tell the new sharee of it, whatever the fan-out's delay; one unshared or deleted
+ * since tells nobody more than its deletion (whose audience its event recorded).
+ */
+function whoMayHear(
+  current: Map<string, TaskAudience>,
+  changes: { id: number; taskId: string | null; before: string }[],
+) {
+  const sees = (audience: TaskAudience | undefined, owner: Actor) =>
+    audience !== undefined && ruleHolds('see', audience, owner)
+  return (event: LoggedEvent, owner: Actor) => {
+    if (event.type === 'task-deleted') return sees(event.payload.audience as TaskAudience | undefined, owner)
+    if (!event.taskId) return false
+    const now = current.get(event.taskId)
+    const later = changes.find((change) => change.taskId === event.taskId && change.id > event.id)
+    return sees(later ? (JSON.parse(later.before) as TaskAudience) : now, owner) && sees(now, owner)
+  }
+}
+
+async function eventTimes(db: Database, page: LoggedEvent[]) {
+  const rows = await db
+    .select({ id: events.id, createdAt: events.createdAt })
+    .from(events)
+    .where(
+      inArray(
+        events.id,
+        page.map((event) => event.id),
+      ),
+    )
+  return new Map(rows.map((row) => [row.id, row.createdAt]))
+}
+
+/**
+ * The `data` of a message: the task or the comment as the RPC door answers it to the endpoint's
+ * owner (`task.getTask`, the comments of `comments.getComments`); only a deleted subject, which no
+ * read can show any more, is named by its ids. Null when the subject is gone before the event was
+ * fanned out: a later event says what became of it.
+ */
+function renderer(db: Database) {
+  return async (type: WebhookEventType, event: LoggedEvent, owner: Actor): Promise<unknown> => {
+    const taskId = event.taskId as string
+    const commentId = event.payload.commentId as string | undefined
+    try {
+      if (type === 'task.deleted') return { id: taskId }
+      if (type.startsWith('task.') || type === 'assignment') return (await getTask(db, owner, taskId)).task
+      const comment = await readComment(db, commentId as string)
+      return comment
+    } catch (error) {
+      if (!isDomainError(error)) throw error
+      return type === 'comment.deleted' ? { id: commentId, taskId, isDeleted: true } : null
+    }
+  }
+}
+
+/** The JSON body Standard Webhooks describes: the type, when it happened, and the subject. */
+export function messageBody(type: string, at: Date, data: unknown) {
+  const body = JSON.stringify({ type, timestamp: at.toISOString(), data })
+  if (Buffer.byteLength(body) <= MAX_BODY_BYTES) return body
+  const { id, taskId } = data as { id?: string; taskId?: string }
+  return JSON.stringify({ type, timestamp: at.toISOString(), data: { id, taskId, isTruncated: true } })
+}
