@@ -10,6 +10,7 @@ import {
 import { and, asc, eq, lt } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { passkeyChallenges, passkeys, users } from '~/db/schema'
+import { PASSKEY_NAME_MAX } from '~/domain/constants'
 import { env } from '~/env.server'
 import { describeUserAgent } from '~/utils/user-agent'
 import { RATE_LIMITS } from './accounts.server'
@@ -33,7 +34,6 @@ import { toSessionUser } from './sessions.server'
  */
 
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60 * 1000
-export const PASSKEY_NAME_MAX = 60
 
 export const CHALLENGE_EXPIRED = 'This passkey request has expired or was already used. Try again.'
 export const PASSKEY_NOT_VERIFIED = 'The passkey could not be verified. Try again.'
