@@ -2,12 +2,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser'
-import {
-  browserSupportsWebAuthnAutofill,
-  startAuthentication,
-  startRegistration,
-  WebAuthnAbortService,
-} from '@simplewebauthn/browser'
+import { startAuthentication, startRegistration, WebAuthnAbortService } from '@simplewebauthn/browser'
 
 /**
  * The browser's half of the passkey ceremonies (docs/decisions/041-passkeys.md): ask
@@ -59,8 +54,6 @@ export async function signInWithPasskey(csrfToken: string, redirect: string, { a
 export function cancelPasskeyRequest() {
   WebAuthnAbortService.cancelCeremony()
 }
-
-export { browserSupportsWebAuthnAutofill as supportsPasskeyAutofill }
 
 /**
  * True when the ceremony ended without a verdict: the person closed the browser's dialog, it timed

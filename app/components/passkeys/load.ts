@@ -10,3 +10,9 @@ export function canUsePasskeys() {
 export function loadCeremonies() {
   return import('./ceremonies')
 }
+
+/** Whether the browser offers passkeys in a field's autofill (conditional mediation), asked natively. */
+export async function canAutofillPasskeys() {
+  if (!canUsePasskeys()) return false
+  return (await window.PublicKeyCredential.isConditionalMediationAvailable?.()) === true
+}

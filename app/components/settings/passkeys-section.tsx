@@ -6,7 +6,6 @@ import { ErrorList } from '~/components/forms'
 import { canUsePasskeys, loadCeremonies } from '~/components/passkeys/load'
 import { Button, StatusButton } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
-import { PASSKEY_NAME_MAX } from '~/domain/constants'
 import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
 import { useHydrated } from '~/utils/use-hydrated'
@@ -79,7 +78,6 @@ function RenamePasskeyForm({ passkey }: { passkey: PasskeyRow }) {
         name="name"
         defaultValue={passkey.name}
         required
-        maxLength={PASSKEY_NAME_MAX}
         aria-label={`Name of ${passkey.name}`}
         className="h-8 min-w-0 flex-1"
       />

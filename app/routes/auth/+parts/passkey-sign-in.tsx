@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useCsrfToken } from '~/components/csrf-input'
 import { ErrorList } from '~/components/forms'
-import { canUsePasskeys, loadCeremonies } from '~/components/passkeys/load'
+import { canAutofillPasskeys, canUsePasskeys, loadCeremonies } from '~/components/passkeys/load'
 import { Button } from '~/components/ui/button'
 import { useHydrated } from '~/utils/use-hydrated'
 
@@ -88,8 +88,10 @@ function usePasskeyAutofill(
       state.stop()
       const mine = generation
       void (async () => {
+        // The library loads only for a browser that can offer passkeys in the field.
+        if (!(await canAutofillPasskeys()) || mine !== generation) return
         const ceremonies = await loadCeremonies()
-        if (mine !== generation || !(await ceremonies.supportsPasskeyAutofill())) return
+        if (mine !== generation) return
         renewal = setTimeout(state.start, AUTOFILL_RENEW_MS)
         try {
           window.location.assign(await ceremonies.signInWithPasskey(csrfToken, redirect, { autofill: true }))
