@@ -19,6 +19,13 @@ const FRAMEWORK_MODULES =
 const UI_KIT_MODULES =
   /[\\/]app[\\/](components[\\/]ui|components[\\/](action-form|csrf-input|avatar)|utils[\\/](cn|pending|use-hydrated|search-params))[\\/.]/
 
+/**
+ * Vite's helper behind every lazy `import()` rides with the toaster, which every page loads and
+ * which imports lazily itself: with lazy imports also on /login and /settings (passkeys), the
+ * bundler would otherwise give the helper a file of its own on every first load.
+ */
+const TOASTER_AND_LAZY_IMPORT_HELPER = /vite[\\/]preload-helper|[\\/]app[\\/]components[\\/]toaster\.tsx$/
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   // The production server (server/app.ts) is the SSR entry, so it shares one module graph — one
@@ -32,6 +39,7 @@ export default defineConfig({
               groups: [
                 { name: 'framework', test: FRAMEWORK_MODULES },
                 { name: 'ui', test: UI_KIT_MODULES },
+                { name: 'toaster', test: TOASTER_AND_LAZY_IMPORT_HELPER },
               ],
             },
           },

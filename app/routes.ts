@@ -95,6 +95,7 @@ export default [
   route('api/events/comments', 'routes/api/events.ts', { id: 'routes/api/events-comments' }),
   route('api/csrf', 'routes/api/csrf.ts'),
   route('api/auth/*', 'routes/api/auth.ts'),
+  route('api/passkeys/:step', 'routes/api/passkeys.ts'),
   route('api/stripe/webhook', 'routes/api/stripe-webhook.ts'),
   route('api/chat', 'routes/api/chat.ts'),
   route('api/chat/:chatId/stream', 'routes/api/chat-stream.ts'),

@@ -43,3 +43,6 @@ export const SEARCH_LIMITS = {
   query: { maxLength: 200 },
   results: { max: 50, default: 20 },
 } as const
+
+/** The longest name a passkey may be given in /settings (app/services/passkeys.server.ts). */
+export const PASSKEY_NAME_MAX = 60

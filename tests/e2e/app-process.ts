@@ -17,7 +17,14 @@ export type Running = {
   exited: Promise<number | null>
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<Running> {
+/**
+ * `publicHost` is the host name browsers use (BASE_URL's), where 127.0.0.1 will not do: passkeys
+ * refuse an IP address as their relying party, so their journey browses `localhost`.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  { publicHost = '127.0.0.1' }: { publicHost?: string } = {},
+): Promise<Running> {
   const port = await freePort()
   const folder = mkdtempSync(join(tmpdir(), 'server-e2e-'))
   let output = ''
@@ -27,7 +34,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
+      BASE_URL: `http://${publicHost}:${port}`,
       DATABASE_URL: `file:${join(folder, 'app.db')}`,
       LOG_REQUESTS: 'true',
       SMTP_URL: '',
@@ -49,7 +56,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       resolve(code)
     }),
   )
-  return { child, origin: `http://127.0.0.1:${port}`, output: () => output, exited }
+  return { child, origin: `http://${publicHost}:${port}`, output: () => output, exited }
 }
 
 export async function waitUntilListening(server: Running) {

@@ -128,7 +128,7 @@ function SessionsForm({
   )
 }
 
-function formatDateTime(iso: string) {
+export function formatDateTime(iso: string) {
   const formatted = new Intl.DateTimeFormat('en-US', {
     dateStyle: 'medium',
     timeStyle: 'short',

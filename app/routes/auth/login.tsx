@@ -11,6 +11,7 @@ import { keepRetryAfter } from '~/http/refusals.server'
 import { SignInSchema } from '~/services/account-schemas'
 import { useIsPending } from '~/utils/pending'
 import { loadAuthPage, submitAuthForm } from './+parts/auth-page.server'
+import { PasskeySignIn } from './+parts/passkey-sign-in'
 import type { Route } from './+types/login'
 
 export const meta: Route.MetaFunction = () => [
@@ -55,11 +56,13 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </>
       }
     >
+      <PasskeySignIn redirect={loaderData.redirect} />
       <OAuthButtons providers={loaderData.providers} redirect={loaderData.redirect || undefined} divider />
       <ActionForm className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.redirect.name} value={loaderData.redirect} />
         <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label="E-mail" meta={fields.email} type="email" autoComplete="email" autoFocus />
+        {/* "webauthn": the browser offers this site's passkeys among its suggestions (conditional mediation). */}
+        <Field label="E-mail" meta={fields.email} type="email" autoComplete="username webauthn" autoFocus />
         <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
         <div className="flex items-center justify-end text-sm">
           <Link to="/email/forgot-password" className="text-primary underline-offset-4 hover:underline">

@@ -6,11 +6,14 @@ import { Avatar } from '~/components/avatar'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { DeleteSection, PasswordSection, ProfileSection } from '~/components/settings/account-sections'
 import { NotificationsSection } from '~/components/settings/notifications-section'
+import { PasskeysSection } from '~/components/settings/passkeys-section'
 import { SessionsSection } from '~/components/settings/sessions-section'
 import { database } from '~/db/client.server'
+import { PASSKEY_NAME_MAX } from '~/domain/constants'
 import { replyWithError } from '~/http/refusals.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
 import { supportSignInsOf } from '~/services/admin/audit.server'
+import { listPasskeys, removePasskey, renamePasskey } from '~/services/passkeys.server'
 import {
   changePassword,
   deleteAccount,
@@ -33,15 +36,22 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions, emailSettings, supportSignIns] = await Promise.all([
+  const [account, sessions, emailSettings, supportSignIns, passkeys] = await Promise.all([
     getAccount(db, user.id),
     listSessions(db, user.id),
     getEmailSettings(db, user.id),
     supportSignInsOf(db, user.id),
+    listPasskeys(db, user.id),
   ])
   return {
     account,
     ...emailSettings,
+    passkeys: passkeys.map((p) => ({
+      id: p.id,
+      name: p.name,
+      createdAt: p.createdAt.toISOString(),
+      lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+    })),
     sessions: sessions
       .map((s) => ({
         id: s.id,
@@ -64,6 +74,14 @@ const EMAIL_SETTINGS = {
 } as const
 
 const SessionIdSchema = z.object({ sessionId: z.string().min(1, 'Choose a session') })
+const PasskeyIdSchema = z.object({ passkeyId: z.string().min(1, 'Choose a passkey') })
+const RenamePasskeySchema = PasskeyIdSchema.extend({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(PASSKEY_NAME_MAX, `Name must be at most ${PASSKEY_NAME_MAX} characters`),
+})
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, context, url)
@@ -110,6 +128,28 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       }
       return redirectWithToast('/settings', { type: 'success', title: 'Session revoked' })
     }
+    case 'rename-passkey': {
+      const submission = parseWithZod(formData, { schema: RenamePasskeySchema })
+      if (submission.status !== 'success')
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      try {
+        await renamePasskey(db, user.id, submission.value.passkeyId, submission.value.name)
+      } catch (error) {
+        return replyWithError(submission, error, { body: { intent } })
+      }
+      return redirectWithToast('/settings', { type: 'success', title: 'Passkey renamed' })
+    }
+    case 'remove-passkey': {
+      const submission = parseWithZod(formData, { schema: PasskeyIdSchema })
+      if (submission.status !== 'success')
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      try {
+        await removePasskey(db, user.id, submission.value.passkeyId)
+      } catch (error) {
+        return replyWithError(submission, error, { body: { intent } })
+      }
+      return redirectWithToast('/settings', { type: 'success', title: 'Passkey removed' })
+    }
     case 'mention-emails':
     case 'due-emails': {
       const { setting, title } = EMAIL_SETTINGS[intent]
@@ -144,7 +184,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData: answered }: Route.ComponentProps) {
-  const { account, sessions, emailOnMention, emailOnDue } = loaderData
+  const { account, sessions, passkeys, emailOnMention, emailOnDue } = loaderData
   const actionData = useKeptActionData(answered)
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
@@ -157,6 +197,7 @@ export default function Settings({ loaderData, actionData: answered }: Route.Com
       </div>
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
+      <PasskeysSection passkeys={passkeys} actionData={actionData} />
       <NotificationsSection emailOnMention={emailOnMention} emailOnDue={emailOnDue} />
       <SessionsSection
         sessions={sessions}
