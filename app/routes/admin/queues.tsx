@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import { requireAdmin } from '~/auth/admin.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminQueues({ loaderData, actionData }: Route.ComponentProps) {
-  const { jobsWaiting, emailsWaiting, failedJobs, failedEmails } = loaderData
+  const { jobsWaiting, emailsWaiting, failedJobs, failedEmails, pausedEndpoints } = loaderData
   return (
     <AdminPage
       title="Jobs and e-mail"
@@ -79,6 +80,7 @@ export default function AdminQueues({ loaderData, actionData }: Route.ComponentP
         }))}
         kind="email"
       />
+      <PausedEndpoints endpoints={pausedEndpoints} />
     </AdminPage>
   )
 }
@@ -146,6 +148,36 @@ function FailedList({
                   variant="destructive"
                 />
               </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+type PausedEndpoint = Route.ComponentProps['loaderData']['pausedEndpoints'][number]
+
+/** Webhook endpoints that stopped receiving: whose, where, and why (their owner resumes them). */
+function PausedEndpoints({ endpoints }: { endpoints: PausedEndpoint[] }) {
+  return (
+    <section aria-labelledby="admin-paused-endpoints">
+      <h2 id="admin-paused-endpoints" className="text-lg font-semibold">
+        Paused webhook endpoints
+      </h2>
+      {endpoints.length === 0 ? (
+        <p className="mt-2 text-sm text-muted-foreground">No webhook endpoint is paused.</p>
+      ) : (
+        <ul className="mt-3 divide-y rounded-md border">
+          {endpoints.map((endpoint) => (
+            <li key={endpoint.id} className="grid gap-1 p-3 text-sm" data-testid="paused-endpoint">
+              <p className="break-all font-mono text-xs">{endpoint.url}</p>
+              <p className="text-muted-foreground">
+                <Link to={`/admin/people/${endpoint.ownerId}`} className="underline underline-offset-4">
+                  {endpoint.ownerEmail}
+                </Link>{' '}
+                · {endpoint.reason ?? 'Paused by its owner'} · added <When at={endpoint.createdAt} />
+              </p>
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, min } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { emailOutbox, jobs } from '~/db/schema'
+import { emailOutbox, jobs, users, webhookEndpoints } from '~/db/schema'
 import { commit, type Step, wroteJustBefore } from '~/db/write.server'
 import { NotFound } from '../errors'
 import { type AdminActor, auditStep } from './audit.server'
@@ -15,7 +15,7 @@ export const ITEM_NOT_FOUND = 'That item is no longer failed: it was retried or 
 const FAILED_PAGE_SIZE = 100
 
 export async function getQueues(db: Database) {
-  const [jobsWaiting, emailsWaiting, failedJobs, failedEmails] = await Promise.all([
+  const [jobsWaiting, emailsWaiting, failedJobs, failedEmails, pausedEndpoints] = await Promise.all([
     db
       .select({ count: count(), oldest: min(jobs.runAt) })
       .from(jobs)
@@ -48,12 +48,32 @@ export async function getQueues(db: Database) {
       .where(eq(emailOutbox.status, 'failed'))
       .orderBy(asc(emailOutbox.createdAt))
       .limit(FAILED_PAGE_SIZE),
+    // Paused by a day of failed deliveries (`pausedReason`) or by their owner; only the owner resumes.
+    db
+      .select({
+        id: webhookEndpoints.id,
+        url: webhookEndpoints.url,
+        reason: webhookEndpoints.pausedReason,
+        ownerId: users.id,
+        ownerEmail: users.email,
+        createdAt: webhookEndpoints.createdAt,
+      })
+      .from(webhookEndpoints)
+      .innerJoin(users, eq(users.id, webhookEndpoints.userId))
+      .where(eq(webhookEndpoints.status, 'paused'))
+      .orderBy(desc(webhookEndpoints.createdAt))
+      .limit(FAILED_PAGE_SIZE),
   ])
   return {
     jobsWaiting: jobsWaiting[0] ?? { count: 0, oldest: null },
     emailsWaiting: emailsWaiting[0] ?? { count: 0, oldest: null },
     failedJobs,
     failedEmails,
+    // The address without its query: a receiver's URL may carry a secret there.
+    pausedEndpoints: pausedEndpoints.map((endpoint) => ({
+      ...endpoint,
+      url: endpoint.url.split('?')[0] ?? '',
+    })),
   }
 }
 

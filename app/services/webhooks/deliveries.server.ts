@@ -6,6 +6,7 @@ import { emailStatement } from '~/email/outbox.server'
 import { webhookPausedMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { type JobHandler, scheduleJob } from '~/jobs/jobs.server'
+import { webhookDeliveries as deliveriesMetric } from '~/utils/metrics.server'
 import { type SendOptions, sendMessage } from './send.server'
 
 /**
@@ -72,6 +73,8 @@ export function webhookDeliveriesHandler(options: Partial<SendOptions> = {}): Jo
     let sent = 0
     for (const delivery of due) {
       const attempt = await sendMessage(endpoint, delivery, sendOptions)
+      const isGivingUp = !attempt.isSuccess && now >= delivery.retryUntil
+      deliveriesMetric.inc({ outcome: attempt.isSuccess ? 'sent' : isGivingUp ? 'failed' : 'retry' })
       const result = {
         attempts: delivery.attempts + 1,
         lastAttemptAt: now,
@@ -85,7 +88,7 @@ export function webhookDeliveriesHandler(options: Partial<SendOptions> = {}): Jo
           .update(webhookDeliveries)
           .set({ ...result, status: 'succeeded' })
           .where(eq(webhookDeliveries.id, delivery.id))
-      } else if (now >= delivery.retryUntil) {
+      } else if (isGivingUp) {
         await giveUp(db, endpoint, delivery.id, result)
         return sent
       } else {
