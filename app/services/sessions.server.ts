@@ -3,6 +3,7 @@ import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
 import type { Builder } from '~/db/write.server'
+import type { SIGN_IN_METHODS } from '~/domain/constants'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import type { SessionUser } from './session-user'
 
@@ -33,7 +34,14 @@ export function toSessionUser(
   }
 }
 
-export type SessionMeta = { userAgent?: string | null; ip?: string | null }
+export type SessionMeta = {
+  userAgent?: string | null
+  ip?: string | null
+  /** How the person signed in, for the sessions list; a sign-in always says (app/auth/sign-in.server.ts). */
+  method?: (typeof SIGN_IN_METHODS)[number]
+  /** True when a second factor was given after the first. */
+  isTwoFactor?: boolean
+}
 
 /** Starts a session; the returned token goes into the cookie and nowhere else. */
 export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
@@ -47,6 +55,8 @@ export async function createSession(db: Database, userId: string, meta: SessionM
     createdAt: now,
     userAgent: meta.userAgent?.slice(0, 400) ?? null,
     ip: meta.ip ?? null,
+    method: meta.method ?? null,
+    isTwoFactor: meta.isTwoFactor ?? false,
   })
   return { token, id: hashToken(token), expiresAt }
 }
@@ -118,6 +128,8 @@ export async function listSessions(db: Database, userId: string, now = new Date(
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
+      method: sessions.method,
+      isTwoFactor: sessions.isTwoFactor,
     })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { PLAN_KINDS, PLANS, VERIFICATION_PURPOSES } from '~/domain/constants'
+import { PLAN_KINDS, PLANS, SIGN_IN_METHODS, VERIFICATION_PURPOSES } from '~/domain/constants'
 import { createdAt, id, ms, updatedAt } from './columns'
 
 /** People, their OAuth links, their sessions and the single-use links that prove an address. */
@@ -57,6 +57,10 @@ export const sessions = sqliteTable(
       .$defaultFn(() => new Date()),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /** How the person proved who they are; null for sessions older than the column. */
+    method: text('method', { enum: SIGN_IN_METHODS }),
+    /** True when a second factor (a code or a recovery code) was given after the first. */
+    isTwoFactor: integer('two_factor', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],

@@ -7,6 +7,7 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { DeleteSection, PasswordSection, ProfileSection } from '~/components/settings/account-sections'
 import { NotificationsSection } from '~/components/settings/notifications-section'
 import { SessionsSection } from '~/components/settings/sessions-section'
+import { TwoFactorSection } from '~/components/settings/two-factor-section'
 import { database } from '~/db/client.server'
 import { replyWithError } from '~/http/refusals.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
@@ -20,6 +21,8 @@ import {
   updateProfile,
 } from '~/services/profile.server'
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
+import { METHOD_NAMES } from '~/services/sign-in-alerts.server'
+import { twoFactorStatus } from '~/services/two-factor.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
@@ -32,18 +35,23 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions, emailSettings] = await Promise.all([
+  const [account, sessions, emailSettings, twoFactor] = await Promise.all([
     getAccount(db, user.id),
     listSessions(db, user.id),
     getEmailSettings(db, user.id),
+    twoFactorStatus(db, user.id),
   ])
   return {
     account,
     ...emailSettings,
+    twoFactor,
     sessions: sessions
       .map((s) => ({
         id: s.id,
         device: describeUserAgent(s.userAgent),
+        signedInWith: s.method
+          ? `${METHOD_NAMES[s.method]}${s.isTwoFactor ? ' + two-factor code' : ''}`
+          : null,
         ip: s.ip,
         lastSeenAt: s.lastSeenAt.toISOString(),
         createdAt: s.createdAt.toISOString(),
@@ -140,7 +148,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData: answered }: Route.ComponentProps) {
-  const { account, sessions, emailOnMention, emailOnDue } = loaderData
+  const { account, sessions, emailOnMention, emailOnDue, twoFactor } = loaderData
   const actionData = useKeptActionData(answered)
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
@@ -153,6 +161,7 @@ export default function Settings({ loaderData, actionData: answered }: Route.Com
       </div>
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
+      <TwoFactorSection status={twoFactor.status} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
       <NotificationsSection emailOnMention={emailOnMention} emailOnDue={emailOnDue} />
       <SessionsSection sessions={sessions} actionData={actionData} />
       <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />

@@ -36,9 +36,17 @@ export async function loadAuthPage({ request, context, url }: Args) {
 export async function submitAuthForm<Schema extends typeof SignInSchema | typeof SignUpSchema>(
   { request, context }: Omit<Args, 'url'>,
   authenticate: (request: Request, ip: string) => Promise<FormAttempt<Schema>>,
-  toast?: (user: SessionUser) => ToastInput,
-  /** Where the person lands when the form names no return path. */
-  landing = SIGNED_IN_PATH,
+  {
+    toast,
+    landing = SIGNED_IN_PATH,
+    isNewAccount = false,
+  }: {
+    toast?: (user: SessionUser) => ToastInput
+    /** Where the person lands when the form names no return path. */
+    landing?: string
+    /** True for the sign-up form: no new-sign-in e-mail for the account's first session. */
+    isNewAccount?: boolean
+  } = {},
 ) {
   const attempt = await authenticate(request, clientIp(request, context))
   if (!attempt.user) {
@@ -47,5 +55,8 @@ export async function submitAuthForm<Schema extends typeof SignInSchema | typeof
       : data({ result: attempt.submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
   const to = safeRedirect(attempt.input.redirect, landing)
-  return redirectSignedIn(attempt.user.id, to, request, context, toast?.(attempt.user))
+  return redirectSignedIn({ request, context }, attempt.user.id, 'password', to, {
+    toast: toast?.(attempt.user),
+    isNewAccount,
+  })
 }
