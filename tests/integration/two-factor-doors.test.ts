@@ -140,7 +140,7 @@ describe('the sign-in form', () => {
 
   test('a recovery code signs in once', async () => {
     const { user, recoveryCodes } = await personWithTwoFactor()
-    const useCode = async () => {
+    const signInWithRecoveryCode = async () => {
       const cookie = cookieHeaderFrom((await signInWithForm(user.email)).headers)
       return callAction(codeAction, {
         url: '/login/two-factor',
@@ -149,8 +149,8 @@ describe('the sign-in form', () => {
         context: clientContext(),
       })
     }
-    expect(await useCode()).toMatchObject({ status: 302, location: '/task' })
-    const again = await useCode()
+    expect(await signInWithRecoveryCode()).toMatchObject({ status: 302, location: '/task' })
+    const again = await signInWithRecoveryCode()
     expect(again.status).toBe(401)
     expect(sessionCookieOf(again.headers)).toBeUndefined()
   })
