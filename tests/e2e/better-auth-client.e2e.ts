@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CONTRACT_DIR } from './better-auth-client.setup'
 import { expect, test } from './fixtures'
+import { totpAt } from './totp'
 
 /**
  * docs/product-rules.md §5: /api/auth answers better-auth's paths and shapes, so its own client works
@@ -117,17 +117,6 @@ test('without the CSRF token the client is refused with 403', async ({ baseURL }
   expect(result.error).toMatchObject({ status: 403, message: 'Invalid CSRF token' })
 })
 
-/** RFC 6238 as authenticator apps compute it (SHA-1, 6 digits, 30 s), at a chosen time. */
-function totpAt(base32Secret: string, at: number) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  const bits = [...base32Secret].map((char) => alphabet.indexOf(char).toString(2).padStart(5, '0')).join('')
-  const key = Buffer.from(bits.match(/.{8}/g)?.map((byte) => Number.parseInt(byte, 2)) ?? [])
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)))
-  const mac = createHmac('sha1', key).update(counter).digest()
-  const offset = (mac.at(-1) ?? 0) & 0xf
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
 
 test('with twoFactorClient(): turn two-factor on, sign in through the redirect, and a backup code works once', async ({
   baseURL,
