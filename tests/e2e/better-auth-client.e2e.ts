@@ -117,7 +117,6 @@ test('without the CSRF token the client is refused with 403', async ({ baseURL }
   expect(result.error).toMatchObject({ status: 403, message: 'Invalid CSRF token' })
 })
 
-
 test('with twoFactorClient(): turn two-factor on, sign in through the redirect, and a backup code works once', async ({
   baseURL,
 }) => {
