@@ -119,6 +119,11 @@ const EnvSchema = z.object({
         .filter((address) => address !== ''),
     )
     .pipe(z.array(z.email({ error: 'must be comma-separated e-mail addresses' }))),
+  /**
+   * The key two-factor secrets are encrypted with (and recovery codes hashed with); derived from
+   * SESSION_SECRET when unset. Its own variable lets SESSION_SECRET rotate without locking anyone out.
+   */
+  TWO_FACTOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 
   SUPPORT_EMAIL: z.email().default('support@threadwork.dev'),
 

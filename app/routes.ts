@@ -40,6 +40,7 @@ export default [
   route('signup', 'routes/auth/signup.tsx'),
   route('logout', 'routes/auth/logout.ts'),
   route('settings', 'routes/settings/index.tsx'),
+  route('settings/two-factor', 'routes/settings/two-factor.tsx'),
 
   // What programs may do for a person: webhooks (and their deliveries)
   route('settings/developer', 'routes/settings/developer/index.tsx'),
@@ -48,6 +49,8 @@ export default [
   // OAuth: the sign-in buttons start a flow at /login/github or /login/google; both providers send
   // people back to /login/callback (the redirect URI registered with them)
   route('login/callback', 'routes/auth/login-callback.tsx'),
+  // Accounts with two-factor on give their code here after any first factor
+  route('login/two-factor', 'routes/auth/login-two-factor.tsx'),
   route('login/:provider', 'routes/auth/login-provider.ts'),
 
   // Signed-in pages (each redirects visitors to /login?redirect=<path>)

@@ -1,35 +1,25 @@
-import { type RouterContextProvider, redirect } from 'react-router'
-import { database } from '~/db/client.server'
-import { createSession } from '~/services/sessions.server'
+import { redirect } from 'react-router'
 import { redirectWithToast, type ToastInput } from '~/toast.server'
-import { clientIp } from './client-ip.server'
-import { sessionCookie } from './session-cookie.server'
+import { type Door, finishSignIn, type SignInMethod, TWO_FACTOR_PATH } from './sign-in.server'
 
 /**
- * Starts a session for a user who just proved who they are (password, OAuth, reset link) and
- * returns the cookie to send. Every way in ends here.
+ * The HTML doors' end of a sign-in (the forms, the OAuth callback, a reset link): through
+ * `finishSignIn`, on to `to` (already checked to be a local path) with a session, or first to the
+ * second-factor page, which goes on to `to` afterwards.
  */
-export async function startSession(
-  userId: string,
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-) {
-  const session = await createSession(database(), userId, {
-    userAgent: request.headers.get('User-Agent'),
-    ip: clientIp(request, context),
-  })
-  return { session, cookie: sessionCookie(session.token) }
-}
-
-/** Signs in and goes on to `to` (already checked to be a local path), with an optional toast. */
 export async function redirectSignedIn(
+  door: Door,
   userId: string,
+  method: SignInMethod,
   to: string,
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  toast?: ToastInput,
+  options: { toast?: ToastInput; isNewAccount?: boolean } = {},
 ) {
-  const { cookie } = await startSession(userId, request, context)
-  const headers = new Headers({ 'Set-Cookie': cookie })
-  return toast ? redirectWithToast(to, toast, { headers }) : redirect(to, { headers })
+  const outcome = await finishSignIn(door, userId, method, {
+    redirectTo: to,
+    isNewAccount: options.isNewAccount,
+  })
+  const headers = new Headers()
+  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+  if (outcome.isPending) return redirect(TWO_FACTOR_PATH, { headers })
+  return options.toast ? redirectWithToast(to, options.toast, { headers }) : redirect(to, { headers })
 }

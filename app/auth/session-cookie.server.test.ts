@@ -2,14 +2,14 @@ import { RouterContextProvider } from 'react-router'
 import { afterEach, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { resetEnvForTests } from '~/env.server'
-import { findSession } from '~/services/sessions.server'
+import { findSession, listSessions } from '~/services/sessions.server'
 import { expireCookie } from '~/utils/cookies.server'
 import { cookieAttributes } from '../../tests/helpers/auth'
 import { createUser } from '../../tests/helpers/factories'
 import { buildRequest } from '../../tests/helpers/route'
 import { clientAddressContext, clientIp } from './client-ip.server'
-import { startSession } from './login.server'
 import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.server'
+import { finishSignIn } from './sign-in.server'
 
 /**
  * The session cookie's attributes are the spec's (HttpOnly, SameSite=Lax, Secure in production,
@@ -30,7 +30,7 @@ describe('clearSessionCookie', () => {
   })
 })
 
-describe('startSession', () => {
+describe('finishSignIn', () => {
   test('sets a tw_session cookie for 30 days that opens the new session, recording device and address', async () => {
     const db = database()
     const user = await createUser(db)
@@ -40,7 +40,10 @@ describe('startSession', () => {
       headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' },
     })
 
-    const { cookie, session } = await startSession(user.id, request, context)
+    const signedIn = await finishSignIn({ request, context }, user.id, 'password')
+    if (signedIn.isPending) throw new Error('no two-factor here')
+    const { session, setCookies } = signedIn
+    const cookie = setCookies[0] ?? ''
 
     const headers = new Headers({ 'Set-Cookie': cookie })
     expect(cookieAttributes(headers, SESSION_COOKIE)).toEqual({
@@ -51,6 +54,8 @@ describe('startSession', () => {
     })
     const found = await findSession(db, session.token)
     expect(found).toMatchObject({ user: { id: user.id }, ip: '203.0.113.7' })
+    const [listed] = await listSessions(db, user.id)
+    expect(listed).toMatchObject({ method: 'password', isTwoFactor: false })
     expect(found?.userAgent).toContain('Firefox')
     expect(cookie).toContain(`${SESSION_COOKIE}=${session.token}`)
   })

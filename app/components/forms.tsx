@@ -138,7 +138,17 @@ type FieldProps = {
   type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'date'
   hint?: ReactNode
   className?: string
-} & Pick<ComponentProps<'input'>, 'autoComplete' | 'autoFocus' | 'placeholder'>
+} & Pick<
+  ComponentProps<'input'>,
+  | 'autoComplete'
+  | 'autoFocus'
+  | 'placeholder'
+  | 'inputMode'
+  | 'pattern'
+  | 'maxLength'
+  | 'spellCheck'
+  | 'required'
+>
 
 /** A labelled input whose errors render beneath it; conform supplies names, ids and constraints. */
 export function Field({ label, meta, type = 'text', hint, className, ...inputProps }: FieldProps) {

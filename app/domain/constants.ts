@@ -11,6 +11,8 @@ export const PRIORITIES = ['high', 'medium', 'low'] as const
 export const STATUSES = ['Not Started', 'In Progress', 'Completed'] as const
 export const REACTION_TYPES = ['thumbsup', 'heart', 'check', 'fire'] as const
 export const VERIFICATION_PURPOSES = ['verify-email', 'reset-password'] as const
+/** How a session was signed in to, as /settings lists it (docs/decisions/040-two-factor-sign-in.md). */
+export const SIGN_IN_METHODS = ['password', 'passkey', 'github', 'google'] as const
 export const CHAT_VISIBILITIES = ['private', 'public'] as const
 export const CHAT_ROLES = ['user', 'assistant', 'system'] as const
 export const CHAT_STREAM_STATUSES = ['running', 'done', 'stopped', 'failed'] as const

@@ -12,7 +12,11 @@ test('missed mentions are counted as mentions', () => {
 })
 
 test('with an assignment among them, they are counted as notifications, and the footer names both', () => {
-  const email = mentionEmailMessage('grace@example.test', [mention, { ...mention, type: 'assignment' }], links)
+  const email = mentionEmailMessage(
+    'grace@example.test',
+    [mention, { ...mention, type: 'assignment' }],
+    links,
+  )
   expect(email.subject).toBe('You have 2 new notifications on Threadwork')
   expect(email.text).toContain('2 new notifications')
   expect(email.text).not.toContain('new mentions')

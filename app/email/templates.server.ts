@@ -214,3 +214,22 @@ export function webhookPausedMessage(to: string, endpointUrl: string, settingsUr
     action: { label: 'Open the endpoint', url: settingsUrl },
   })
 }
+
+/** The new-sign-in alert: how, when and from what, and where to end that session. */
+export function signInAlertMessage(
+  to: string,
+  sign: { method: string; at: Date; device: string },
+  links: { settings: string },
+) {
+  const when = `${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(sign.at)} UTC`
+  return render(to, 'New sign-in to your Threadwork account', {
+    preheader: `A new sign-in from ${sign.device}.`,
+    heading: 'New sign-in to your account',
+    paragraphs: [
+      `Your Threadwork account was just signed in to from a browser it had not been used from before.`,
+      `Method: ${sign.method}. Time: ${when}. Browser: ${sign.device}.`,
+      'If this was you, there is nothing to do. If not, end that session in your settings and change your password right away.',
+    ],
+    action: { label: 'Review your sessions', url: links.settings },
+  })
+}

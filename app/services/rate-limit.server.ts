@@ -37,6 +37,39 @@ function refusalOf(rule: RateLimitRule, resetAt: number, now: number) {
   return new RateLimited(rule.message, Math.max(1, Math.ceil((resetAt - now) / 1000)))
 }
 
+// ── Counting failures only ──────────────────────────────────────────────────
+//
+// Where only wrong answers count (two-factor codes), the window is checked before the answer is
+// and charged after a wrong one. Reaching the limit restarts the window, so the lockout lasts a
+// whole window from the last failure, and a right answer during it is refused too.
+
+/** Throws RateLimited while `key`'s failures fill its window. */
+export async function refuseWhileLocked(db: Database, key: string, rule: RateLimitRule, now = Date.now()) {
+  const [row] = await db
+    .select({ count: rateLimits.count, resetAt: rateLimits.resetAt })
+    .from(rateLimits)
+    .where(eq(rateLimits.key, key))
+  if (row && row.resetAt.getTime() > now && row.count >= rule.limit) {
+    throw refusalOf(rule, row.resetAt.getTime(), now)
+  }
+}
+
+/** Charges one failure to `key`; the one that reaches the limit starts a full window of lockout. */
+export async function countFailure(db: Database, key: string, rule: RateLimitRule, now = Date.now()) {
+  const resetAt = now + rule.windowMs
+  const isExpired = sql`${rateLimits.resetAt} <= ${now}`
+  await db
+    .insert(rateLimits)
+    .values({ key, count: 1, resetAt: new Date(resetAt) })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`CASE WHEN ${isExpired} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+        resetAt: sql`CASE WHEN ${isExpired} OR ${rateLimits.count} + 1 >= ${rule.limit} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
+      },
+    })
+}
+
 // ── Inside the commit of the change it limits ───────────────────────────────
 //
 // A hot write checks and counts its attempt in its own commit (docs/decisions/032-one-commit-per-comment.md):

@@ -3,6 +3,7 @@ import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
 import { type Builder, insertIf } from '~/db/write.server'
+import type { SIGN_IN_METHODS } from '~/domain/constants'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import { Forbidden } from './errors'
 import type { SessionUser } from './session-user'
@@ -39,6 +40,10 @@ export type SessionMeta = {
   ip?: string | null
   /** The admin signing in as this person for support (app/services/admin/sign-in-as.server.ts). */
   impersonatorId?: string | null
+  /** How the person signed in, for the sessions list; a sign-in always says (app/auth/sign-in.server.ts). */
+  method?: (typeof SIGN_IN_METHODS)[number]
+  /** True when a second factor was given after the first. */
+  isTwoFactor?: boolean
 }
 
 export const ACCOUNT_DISABLED = 'This account is disabled. Write to support if you think this is a mistake.'
@@ -71,6 +76,8 @@ export function sessionStep(db: Builder, userId: string, meta: SessionMeta = {},
       userAgent: meta.userAgent?.slice(0, 400) ?? null,
       ip: meta.ip ?? null,
       impersonatorId: meta.impersonatorId ?? null,
+      method: meta.method ?? null,
+      isTwoFactor: meta.isTwoFactor ?? false,
     },
     exists(
       db
@@ -169,6 +176,8 @@ export async function listSessions(db: Database, userId: string, now = new Date(
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       impersonatorId: sessions.impersonatorId,
+      method: sessions.method,
+      isTwoFactor: sessions.isTwoFactor,
     })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))

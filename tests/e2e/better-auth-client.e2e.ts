@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CONTRACT_DIR } from './better-auth-client.setup'
 import { expect, test } from './fixtures'
+import { totpAt } from './totp'
 
 /**
  * docs/product-rules.md §5: /api/auth answers better-auth's paths and shapes, so its own client works
@@ -24,13 +25,21 @@ type Client = {
   requestPasswordReset: (input: { email: string }) => Promise<Result>
   revokeOtherSessions: () => Promise<Result>
   deleteUser: (input: { password: string }) => Promise<Result>
+  twoFactor: {
+    enable: (input: { password: string }) => Promise<Result>
+    verifyTotp: (input: { code: string }) => Promise<Result>
+    verifyBackupCode: (input: { code: string }) => Promise<Result>
+  }
 }
 type Result = { data: unknown; error: { status: number; message?: string } | null }
 
-async function authClient(baseURL: string) {
+async function authClient(baseURL: string, { withTwoFactor = false } = {}) {
   const module = (await import(
     pathToFileURL(join(CONTRACT_DIR, 'node_modules/better-auth/dist/client/index.mjs')).href
   )) as { createAuthClient: (options: unknown) => Client }
+  const plugins = (await import(
+    pathToFileURL(join(CONTRACT_DIR, 'node_modules/better-auth/dist/client/plugins/index.mjs')).href
+  )) as { twoFactorClient: (options?: unknown) => unknown }
   const jar = new Map<string, string>()
   let csrf = ''
   const browserLikeFetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -56,6 +65,7 @@ async function authClient(baseURL: string) {
   const client = module.createAuthClient({
     baseURL: `${baseURL}/api/auth`,
     fetchOptions: { customFetchImpl: browserLikeFetch },
+    plugins: withTwoFactor ? [plugins.twoFactorClient({ onTwoFactorRedirect: () => {} })] : [],
   })
   await refreshCsrf()
   return { client, refreshCsrf }
@@ -105,4 +115,49 @@ test('without the CSRF token the client is refused with 403', async ({ baseURL }
   const client = module.createAuthClient({ baseURL: `${baseURL}/api/auth` })
   const result = await client.signIn.email({ email: 'nobody@example.com', password: 'whatever it is' })
   expect(result.error).toMatchObject({ status: 403, message: 'Invalid CSRF token' })
+})
+
+test('with twoFactorClient(): turn two-factor on, sign in through the redirect, and a backup code works once', async ({
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const { client, refreshCsrf } = await authClient(baseURL as string, { withTwoFactor: true })
+  const email = `client-2fa-${Date.now()}@example.com`
+  const password = 'a long enough password'
+  expect((await client.signUp.email({ name: 'Tess Two', email, password })).error).toBeNull()
+  await refreshCsrf()
+
+  const enabled = await client.twoFactor.enable({ password })
+  expect(enabled.error).toBeNull()
+  const { totpURI, backupCodes } = enabled.data as { totpURI: string; backupCodes: string[] }
+  expect(backupCodes).toHaveLength(10)
+  const secret = new URL(totpURI).searchParams.get('secret') ?? ''
+  // Confirmed with the code of the step before now, so now's code is still unused.
+  expect((await client.twoFactor.verifyTotp({ code: totpAt(secret, Date.now() - 30_000) })).error).toBeNull()
+  await refreshCsrf()
+
+  const signOut = async () => {
+    await client.signOut()
+    await refreshCsrf()
+  }
+  await signOut()
+  const first = await client.signIn.email({ email, password })
+  expect(first.data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ['totp'] })
+  expect((await client.getSession()).data).toBeNull()
+  const verified = await client.twoFactor.verifyTotp({ code: totpAt(secret, Date.now()) })
+  expect(verified.data).toMatchObject({ user: { email } })
+  expect((await client.getSession()).data).toMatchObject({ user: { email } })
+  await refreshCsrf()
+
+  for (const isFirstUse of [true, false]) {
+    await signOut()
+    expect((await client.signIn.email({ email, password })).data).toMatchObject({ twoFactorRedirect: true })
+    const backup = await client.twoFactor.verifyBackupCode({ code: backupCodes[0] ?? '' })
+    if (isFirstUse) expect(backup.data).toMatchObject({ user: { email } })
+    else {
+      expect(backup.error).toMatchObject({ status: 401 })
+      expect((await client.getSession()).data).toBeNull()
+    }
+    await refreshCsrf()
+  }
 })

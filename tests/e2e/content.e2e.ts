@@ -104,7 +104,10 @@ test.describe('docs', () => {
       'Writing content',
       'Tasks',
       'Keyboard',
+      'Accounts and sign-in',
+      'Webhooks',
       'Operations',
+      'Admin console',
     ])
     await expect(sidebar.getByRole('link', { name: 'Configuration' })).toHaveAttribute('aria-current', 'page')
   })

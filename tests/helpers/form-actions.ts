@@ -4,6 +4,7 @@ import type { Database } from '~/db/client.server'
 import * as apiAuth from '~/routes/api/auth'
 import * as login from '~/routes/auth/login'
 import * as startOAuth from '~/routes/auth/login-provider'
+import * as loginTwoFactor from '~/routes/auth/login-two-factor'
 import * as logout from '~/routes/auth/logout'
 import * as signup from '~/routes/auth/signup'
 import * as chat from '~/routes/chat/index'
@@ -20,6 +21,7 @@ import * as savedChat from '~/routes/saved-chats/chat'
 import * as savedChats from '~/routes/saved-chats/index'
 import * as billing from '~/routes/settings/billing'
 import * as settings from '~/routes/settings/index'
+import * as settingsTwoFactor from '~/routes/settings/two-factor'
 import * as support from '~/routes/support'
 import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
@@ -84,6 +86,12 @@ const API_AUTH_ENDPOINTS = [
   'request-password-reset',
   'reset-password',
   'get-session',
+  'two-factor/enable',
+  'two-factor/verify-totp',
+  'two-factor/verify-backup-code',
+  'two-factor/disable',
+  'two-factor/get-totp-uri',
+  'two-factor/generate-backup-codes',
   'no-such-endpoint',
 ]
 
@@ -107,6 +115,30 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     needsUser: false,
     reads: 'form',
     examples: [{ name: 'New Person', email: '$newEmail', password: NEW_PASSWORD, redirect: '/settings' }],
+  }),
+  route({
+    file: 'routes/auth/login-two-factor.tsx',
+    action: loginTwoFactor.action,
+    targets: [at('/login/two-factor')],
+    needsUser: false,
+    reads: 'form',
+    examples: [
+      { intent: 'totp', code: '123456' },
+      { intent: 'recovery', code: 'abcde-12345' },
+    ],
+  }),
+  route({
+    file: 'routes/settings/two-factor.tsx',
+    action: settingsTwoFactor.action,
+    targets: [at('/settings/two-factor')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'begin', password: TEST_PASSWORD },
+      { intent: 'confirm', code: '123456' },
+      { intent: 'regenerate', password: TEST_PASSWORD },
+      { intent: 'turn-off', password: 'wrong', code: '123456' },
+    ],
   }),
   route({
     file: 'routes/auth/logout.ts',
@@ -338,6 +370,8 @@ export const FORM_ACTIONS: FormActionRoute[] = [
       { name: 'A New Name', image: null },
       { password: TEST_PASSWORD, confirmation: 'delete my account', callbackURL: '/' },
       { email: '$ownEmail', redirectTo: '/email/reset-password' },
+      { code: '123456', trustDevice: true },
+      { password: TEST_PASSWORD, issuer: 'Threadwork' },
       { newPassword: NEW_PASSWORD, token: 'not-a-real-token' },
     ],
   }),

@@ -1,3 +1,4 @@
+import { generateTOTP } from '@epic-web/totp'
 import { and, eq } from 'drizzle-orm'
 import { RouterContextProvider } from 'react-router'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -8,13 +9,15 @@ import { configuredProviders, oauthAuthorizeOrigins } from '~/auth/oauth/config.
 import { OAUTH_EXPIRED_MESSAGE } from '~/auth/oauth/errors.server'
 import type { OAuthProvider } from '~/auth/oauth-providers'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
+import { TWO_FACTOR_COOKIE } from '~/auth/sign-in.server'
 import { database } from '~/db/client.server'
 import { accounts, users } from '~/db/schema'
 import { env, resetEnvForTests } from '~/env.server'
 import { loader as callbackLoader } from '~/routes/auth/login-callback'
 import { action as startAction, loader as startLoader } from '~/routes/auth/login-provider'
 import { contentSecurityPolicy } from '~/security.server'
-import { ACCOUNT_DISABLED, findSession } from '~/services/sessions.server'
+import { ACCOUNT_DISABLED, createSession, findSession } from '~/services/sessions.server'
+import { beginTwoFactor, confirmTwoFactor, TOTP } from '~/services/two-factor.server'
 import {
   type OAuthTestIdentity,
   type OAuthTestProvider,
@@ -473,3 +476,29 @@ async function roundTrip(name: OAuthProvider, who: OAuthTestIdentity, redirect?:
     headers: { Cookie: `${browser.cookie}; ${cookieHeaderFrom(start.headers)}` },
   })
 }
+
+describe('with two-factor on', () => {
+  test.each(['github', 'google'] as const)(
+    '%s signs in only as far as the code page: no session before the second factor',
+    async (name) => {
+      const who = identity()
+      const user = await signedInUser((await roundTrip(name, who)).headers)
+      if (!user) throw new Error('the first sign-in made no account')
+      const db = database()
+      const setup = await beginTwoFactor(db, user.id, {})
+      const keep = await createSession(db, user.id)
+      const { otp } = await generateTOTP({ ...TOTP, secret: setup.secret })
+      await confirmTwoFactor(db, user.id, otp, keep.id)
+
+      const again = await roundTrip(name, who, '/task')
+
+      expect(again).toMatchObject({ status: 302, location: '/login/two-factor' })
+      expect(await signedInUser(again.headers)).toBeNull()
+      expect(again.headers.getSetCookie()).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(new RegExp(`^${TWO_FACTOR_COOKIE}=[^;]+; .*Max-Age=600`)),
+        ]),
+      )
+    },
+  )
+})

@@ -1,5 +1,8 @@
-import { type BetterAuthArgs, GET_ENDPOINTS, POST_ENDPOINTS } from './endpoints.server'
+import { POST_ENDPOINTS as ACCOUNT_ENDPOINTS, type BetterAuthArgs, GET_ENDPOINTS } from './endpoints.server'
 import { errorResponse, json } from './responses.server'
+import { TWO_FACTOR_ENDPOINTS } from './two-factor.server'
+
+const POST_ENDPOINTS = { ...ACCOUNT_ENDPOINTS, ...TWO_FACTOR_ENDPOINTS }
 
 /**
  * /api/auth: the paths and JSON shapes of the better-auth client, so that client works unchanged

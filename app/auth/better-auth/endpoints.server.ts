@@ -1,11 +1,11 @@
 import type { RouterContextProvider } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { getAuth } from '~/auth/context.server'
-import { startSession } from '~/auth/login.server'
 import { OAuthFlowError } from '~/auth/oauth/errors.server'
 import { startOAuth } from '~/auth/oauth/flow.server'
 import { OAUTH_PROVIDERS } from '~/auth/oauth-providers'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
+import { finishSignIn, type SignedIn } from '~/auth/sign-in.server'
 import { database } from '~/db/client.server'
 import {
   EmailSchema,
@@ -50,22 +50,45 @@ export type BetterAuthArgs = {
 
 const RESET_REQUESTED = 'If this email exists in our system, check your email for the reset link'
 
-async function requireSession(args: BetterAuthArgs) {
+export async function requireSession(args: BetterAuthArgs) {
   const auth = await getAuth(args.request, args.context)
   if (!auth.user || !auth.session) throw new Unauthorized()
   return { user: auth.user, session: auth.session }
 }
 
-function userRow(userId: string) {
+export function userRow(userId: string) {
   return getAccountDates(database(), userId)
 }
 
-/** Signs the user in on this browser and answers better-auth's `{ token, user }` shape. */
-async function signedIn(args: BetterAuthArgs, user: SessionUser, extra: Record<string, unknown> = {}) {
-  const { session, cookie } = await startSession(user.id, args.request, args.context)
-  return json({ ...extra, token: session.id, user: userJson(user, await userRow(user.id)) }, 200, {
-    'Set-Cookie': cookie,
-  })
+/** A session started on this browser, as better-auth's `{ token, user }` with its cookies. */
+export async function signedInJson(
+  signedIn: Pick<SignedIn, 'session' | 'setCookies'>,
+  user: SessionUser,
+  extra: Record<string, unknown> = {},
+) {
+  const headers = new Headers()
+  for (const cookie of signedIn.setCookies) headers.append('Set-Cookie', cookie)
+  return json(
+    { ...extra, token: signedIn.session.id, user: userJson(user, await userRow(user.id)) },
+    200,
+    headers,
+  )
+}
+
+/**
+ * Signs in through the one pipeline (app/auth/sign-in.server.ts): a session, or, for an account
+ * with two-factor on, better-auth's `{ twoFactorRedirect: true }` and the pending cookie only.
+ */
+async function signedIn(
+  args: BetterAuthArgs,
+  user: SessionUser,
+  options: { isNewAccount?: boolean; extra?: Record<string, unknown> } = {},
+) {
+  const outcome = await finishSignIn(args, user.id, 'password', { isNewAccount: options.isNewAccount })
+  if (!outcome.isPending) return signedInJson(outcome, user, options.extra)
+  const headers = new Headers()
+  for (const cookie of outcome.setCookies) headers.append('Set-Cookie', cookie)
+  return json({ twoFactorRedirect: true, twoFactorMethods: ['totp'] }, 200, headers)
 }
 
 export const GET_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Promise<Response>> = {
@@ -124,7 +147,7 @@ export const POST_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Promise<Re
       }),
     )
     const user = await signUp(database(), input, { ip: clientIp(args.request, args.context) })
-    return signedIn(args, user)
+    return signedIn(args, user, { isNewAccount: true })
   },
 
   'sign-in/email': async (args) => {
@@ -139,7 +162,7 @@ export const POST_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Promise<Re
     )
     const user = await signInWithPassword(database(), input, { ip: clientIp(args.request, args.context) })
     const url = localPath(input.callbackURL) ?? undefined
-    return signedIn(args, user, { redirect: url !== undefined, url })
+    return signedIn(args, user, { extra: { redirect: url !== undefined, url } })
   },
 
   'sign-in/social': async (args) => {

@@ -11,6 +11,8 @@ import { type SettingsActionData, SettingsSection } from './section'
 export type SessionRow = {
   id: string
   device: string
+  /** "Password + two-factor code", "GitHub", "Passkey"…; null for sessions from before it was recorded. */
+  signedInWith: string | null
   ip: string | null
   lastSeenAt: string
   createdAt: string
@@ -61,6 +63,7 @@ export function SessionsSection({
               <p className="text-xs text-muted-foreground">
                 Last seen <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
                 {session.ip ? ` · ${session.ip}` : ''}
+                {session.signedInWith ? ` · Signed in with ${session.signedInWith}` : ''}
               </p>
             </div>
             <RevokeSessionForm session={session} />

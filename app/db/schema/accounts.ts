@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { PLAN_KINDS, PLANS, VERIFICATION_PURPOSES } from '~/domain/constants'
+import { PLAN_KINDS, PLANS, SIGN_IN_METHODS, VERIFICATION_PURPOSES } from '~/domain/constants'
 import { createdAt, id, ms, updatedAt } from './columns'
 
 /** People, their OAuth links, their sessions and the single-use links that prove an address. */
@@ -67,6 +67,10 @@ export const sessions = sqliteTable(
      * person's own sessions. Their session list shows it, and every page shows a banner.
      */
     impersonatorId: text('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** How the person proved who they are; null for sessions older than the column. */
+    method: text('method', { enum: SIGN_IN_METHODS }),
+    /** True when a second factor (a code or a recovery code) was given after the first. */
+    isTwoFactor: integer('two_factor', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],

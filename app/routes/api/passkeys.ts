@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { body, errorResponse, json } from '~/auth/better-auth/responses.server'
 import { clientIp } from '~/auth/client-ip.server'
 import { type Auth, getAuth } from '~/auth/context.server'
-import { startSession } from '~/auth/login.server'
+import { finishSignIn } from '~/auth/sign-in.server'
 import { database } from '~/db/client.server'
 import { NotFound, Unauthorized } from '~/services/errors'
 import { addPasskey, registrationOptions, signInOptions, signInWithPasskey } from '~/services/passkeys.server'
@@ -79,13 +79,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         const input = await body(request, SignInBody)
         const response = input.response as unknown as AuthenticationResponseJSON
         const user = await signInWithPasskey(db, binding, response, client)
-        // A passkey is both factors (something held, verified by the device's lock): this
-        // session needs no second factor. Pass the sign-in method 'passkey' here once
-        // startSession takes one.
-        const { cookie } = await startSession(user.id, request, context)
-        return json({ redirectTo: safeRedirect(input.redirect, SIGNED_IN_PATH) }, 200, {
-          'Set-Cookie': cookie,
-        })
+        // A passkey is both factors (something held, verified by the device's lock): the one
+        // sign-in pipeline starts the session without asking for a code.
+        const signedIn = await finishSignIn({ request, context }, user.id, 'passkey')
+        const headers = new Headers()
+        for (const cookie of signedIn.setCookies) headers.append('Set-Cookie', cookie)
+        return json({ redirectTo: safeRedirect(input.redirect, SIGNED_IN_PATH) }, 200, headers)
       }
       default:
         throw new NotFound('No such passkey step.')

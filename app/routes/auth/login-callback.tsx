@@ -41,7 +41,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // A new account is guided through onboarding, unless it was on its way somewhere.
     const to =
       user.isNewAccount && flow.redirectTo === DEFAULT_SIGNED_IN_PATH ? ONBOARDING_PATH : flow.redirectTo
-    const response = await redirectSignedIn(user.id, to, request, context)
+    const response = await redirectSignedIn({ request, context }, user.id, flow.provider, to, {
+      isNewAccount: user.isNewAccount,
+    })
     for (const cookie of headers.getSetCookie()) response.headers.append('Set-Cookie', cookie)
     return response
   } catch (error) {

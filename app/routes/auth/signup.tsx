@@ -27,16 +27,15 @@ export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function action(args: Route.ActionArgs) {
   // A new account is guided through onboarding, unless it was on its way somewhere.
-  return submitAuthForm(
-    args,
-    authenticateNewAccount,
-    (user) => ({
+  return submitAuthForm(args, authenticateNewAccount, {
+    toast: (user) => ({
       type: 'success',
       title: 'Welcome to Threadwork!',
       description: `We sent a link to ${user.email} to verify your address.`,
     }),
-    ONBOARDING_PATH,
-  )
+    landing: ONBOARDING_PATH,
+    isNewAccount: true,
+  })
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {

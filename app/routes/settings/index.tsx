@@ -8,6 +8,7 @@ import { DeleteSection, PasswordSection, ProfileSection } from '~/components/set
 import { NotificationsSection } from '~/components/settings/notifications-section'
 import { PasskeysSection } from '~/components/settings/passkeys-section'
 import { SessionsSection } from '~/components/settings/sessions-section'
+import { TwoFactorSection } from '~/components/settings/two-factor-section'
 import { database } from '~/db/client.server'
 import { PASSKEY_NAME_MAX } from '~/domain/constants'
 import { replyWithError } from '~/http/refusals.server'
@@ -24,6 +25,8 @@ import {
   updateProfile,
 } from '~/services/profile.server'
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
+import { METHOD_NAMES } from '~/services/sign-in-alerts.server'
+import { twoFactorStatus } from '~/services/two-factor.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
@@ -36,12 +39,13 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions, emailSettings, supportSignIns, passkeys] = await Promise.all([
+  const [account, sessions, emailSettings, supportSignIns, passkeys, twoFactor] = await Promise.all([
     getAccount(db, user.id),
     listSessions(db, user.id),
     getEmailSettings(db, user.id),
     supportSignInsOf(db, user.id),
     listPasskeys(db, user.id),
+    twoFactorStatus(db, user.id),
   ])
   return {
     account,
@@ -52,10 +56,14 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       createdAt: p.createdAt.toISOString(),
       lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
     })),
+    twoFactor,
     sessions: sessions
       .map((s) => ({
         id: s.id,
         device: describeUserAgent(s.userAgent),
+        signedInWith: s.method
+          ? `${METHOD_NAMES[s.method]}${s.isTwoFactor ? ' + two-factor code' : ''}`
+          : null,
         ip: s.ip,
         lastSeenAt: s.lastSeenAt.toISOString(),
         createdAt: s.createdAt.toISOString(),
@@ -184,7 +192,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData: answered }: Route.ComponentProps) {
-  const { account, sessions, passkeys, emailOnMention, emailOnDue } = loaderData
+  const { account, sessions, passkeys, emailOnMention, emailOnDue, twoFactor } = loaderData
   const actionData = useKeptActionData(answered)
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
@@ -198,6 +206,7 @@ export default function Settings({ loaderData, actionData: answered }: Route.Com
       <ProfileSection account={account} actionData={actionData} />
       <PasswordSection hasPassword={account.hasPassword} actionData={actionData} />
       <PasskeysSection passkeys={passkeys} actionData={actionData} />
+      <TwoFactorSection status={twoFactor.status} recoveryCodesLeft={twoFactor.recoveryCodesLeft} />
       <NotificationsSection emailOnMention={emailOnMention} emailOnDue={emailOnDue} />
       <SessionsSection
         sessions={sessions}

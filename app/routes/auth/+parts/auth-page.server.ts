@@ -37,9 +37,17 @@ export async function loadAuthPage({ request, context, url }: Args) {
 export async function submitAuthForm<Schema extends typeof SignInSchema | typeof SignUpSchema>(
   { request, context }: Omit<Args, 'url'>,
   authenticate: (request: Request, ip: string) => Promise<FormAttempt<Schema>>,
-  toast?: (user: SessionUser) => ToastInput,
-  /** Where the person lands when the form names no return path. */
-  landing = SIGNED_IN_PATH,
+  {
+    toast,
+    landing = SIGNED_IN_PATH,
+    isNewAccount = false,
+  }: {
+    toast?: (user: SessionUser) => ToastInput
+    /** Where the person lands when the form names no return path. */
+    landing?: string
+    /** True for the sign-up form: no new-sign-in e-mail for the account's first session. */
+    isNewAccount?: boolean
+  } = {},
 ) {
   const attempt = await authenticate(request, clientIp(request, context))
   if (!attempt.user) {
@@ -49,7 +57,10 @@ export async function submitAuthForm<Schema extends typeof SignInSchema | typeof
   }
   const to = safeRedirect(attempt.input.redirect, landing)
   try {
-    return await redirectSignedIn(attempt.user.id, to, request, context, toast?.(attempt.user))
+    return await redirectSignedIn({ request, context }, attempt.user.id, 'password', to, {
+      toast: toast?.(attempt.user),
+      isNewAccount,
+    })
   } catch (error) {
     // The right password for a disabled account: no session is created (sessions.server.ts).
     if (isDomainError(error)) return replyWithError(attempt.submission, error, { hideFields: ['password'] })

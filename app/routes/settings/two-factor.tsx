@@ -1,0 +1,167 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import QRCode from 'qrcode'
+import { data, Link } from 'react-router'
+import { requireUser } from '~/auth/context.server'
+import { RouteErrorScreen } from '~/components/error-screens'
+import { database } from '~/db/client.server'
+import { keepRetryAfter, replyWithError } from '~/http/refusals.server'
+import { getAccount } from '~/services/profile.server'
+import {
+  beginTwoFactor,
+  confirmTwoFactor,
+  regenerateRecoveryCodes,
+  turnOffTwoFactor,
+  twoFactorSecret,
+  twoFactorStatus,
+} from '~/services/two-factor.server'
+import {
+  ConfirmTwoFactorSchema,
+  TurnOnTwoFactorSchema,
+  TwoFactorProofSchema,
+} from '~/services/two-factor-schemas'
+import { redirectWithToast } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
+import { useKeptActionData } from '~/utils/use-kept-action-data'
+import {
+  ConfirmSetup,
+  ProofForm,
+  RecoveryCodes,
+  TurnOnForm,
+  type TwoFactorActionData,
+} from './+parts/two-factor-forms'
+import type { Route } from './+types/two-factor'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Two-factor sign-in | Threadwork' }]
+
+export const headers: Route.HeadersFunction = keepRetryAfter
+
+/**
+ * /settings/two-factor: turning two-factor sign-in on (a QR code drawn on the server, the URI and
+ * secret as text, a code to confirm), the recovery codes (shown once, as a .txt too),
+ * regenerating them, and turning it off. Every form works without JavaScript.
+ */
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context, url)
+  const db = database()
+  const [state, account] = await Promise.all([twoFactorStatus(db, user.id), getAccount(db, user.id)])
+  const setup = state.status === 'pending' ? await twoFactorSecret(db, user.id) : null
+  return data(
+    {
+      ...state,
+      hasPassword: account.hasPassword,
+      setup: setup
+        ? { ...setup, qrSvg: await QRCode.toString(setup.uri, { type: 'svg', margin: 1, width: 200 }) }
+        : null,
+    },
+    // The page carries the secret while setting up: never stored by a cache.
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const { user, session } = await requireUser(request, context, url)
+  const db = database()
+  const formData = await readFormData(request)
+  const intent = formData.get('intent')
+  const hidden = ['password', 'code']
+
+  switch (intent) {
+    case 'begin': {
+      const submission = parseWithZod(formData, { schema: TurnOnTwoFactorSchema })
+      if (submission.status !== 'success')
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      try {
+        const setup = await beginTwoFactor(db, user.id, submission.value)
+        return data({ intent, result: null, recoveryCodes: setup.recoveryCodes })
+      } catch (error) {
+        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
+      }
+    }
+    case 'confirm': {
+      const submission = parseWithZod(formData, { schema: ConfirmTwoFactorSchema })
+      if (submission.status !== 'success')
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      try {
+        await confirmTwoFactor(db, user.id, submission.value.code, session.id)
+      } catch (error) {
+        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
+      }
+      return redirectWithToast('/settings/two-factor', {
+        type: 'success',
+        title: 'Two-factor sign-in is on',
+        description: 'Your other devices were signed out.',
+      })
+    }
+    case 'regenerate':
+    case 'turn-off': {
+      const submission = parseWithZod(formData, { schema: TwoFactorProofSchema })
+      if (submission.status !== 'success')
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      try {
+        if (intent === 'regenerate') {
+          const recoveryCodes = await regenerateRecoveryCodes(db, user.id, submission.value)
+          return data({ intent, result: null, recoveryCodes })
+        }
+        await turnOffTwoFactor(db, user.id, submission.value)
+      } catch (error) {
+        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
+      }
+      return redirectWithToast('/settings/two-factor', {
+        type: 'success',
+        title: 'Two-factor sign-in is off',
+      })
+    }
+    default:
+      return data({ intent: null, result: null }, { status: 400 })
+  }
+}
+
+export default function TwoFactorSettings({ loaderData, actionData: answered }: Route.ComponentProps) {
+  const { status, setup, hasPassword, recoveryCodesLeft } = loaderData
+  const actionData = useKeptActionData(answered) as TwoFactorActionData
+  const shownCodes = actionData && 'recoveryCodes' in actionData ? actionData.recoveryCodes : undefined
+  return (
+    <main className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
+      <div>
+        <Link to="/settings" className="text-sm text-primary underline-offset-4 hover:underline">
+          ← Settings
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">Two-factor sign-in</h1>
+        <p className="text-sm text-muted-foreground">
+          {status === 'on'
+            ? `On. ${recoveryCodesLeft} of 10 recovery codes left.`
+            : 'After your password (or GitHub, or Google), Threadwork asks for a code from an authenticator app.'}
+        </p>
+      </div>
+      {shownCodes ? <RecoveryCodes codes={shownCodes} /> : null}
+      {status === 'pending' && setup ? <ConfirmSetup setup={setup} actionData={actionData} /> : null}
+      {status !== 'on' ? (
+        <TurnOnForm hasPassword={hasPassword} isRestart={status === 'pending'} actionData={actionData} />
+      ) : null}
+      {status === 'on' ? (
+        <>
+          <ProofForm
+            intent="regenerate"
+            title="Recovery codes"
+            description="New codes replace the old ones, used or not."
+            button="Generate new recovery codes"
+            hasPassword={hasPassword}
+            actionData={actionData}
+          />
+          <ProofForm
+            intent="turn-off"
+            title="Turn off"
+            description="Sign-in will ask only for your password (or GitHub, or Google) again."
+            button="Turn off two-factor sign-in"
+            hasPassword={hasPassword}
+            actionData={actionData}
+          />
+        </>
+      ) : null}
+    </main>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorScreen error={error} />
+}
