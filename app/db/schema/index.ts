@@ -5,6 +5,7 @@
  * milliseconds, money is integer cents (the shared columns are in ./columns.ts).
  */
 export * from './accounts'
+export * from './api-tokens'
 export * from './chats'
 export * from './comments'
 export * from './events'
