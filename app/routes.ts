@@ -76,6 +76,8 @@ export default [
   // in production (server/fast-paths.ts); these routes answer them too, with FAST_PATHS=off
   route('healthz', 'routes/healthz.ts'),
   route('api/rpc/*', 'routes/api/rpc.ts'),
+  // The MCP server for AI agents: personal API tokens only (app/mcp/)
+  route('mcp', 'routes/mcp.ts'),
   route('api/events/tasks', 'routes/api/events.ts', { id: 'routes/api/events-tasks' }),
   route('api/events/comments', 'routes/api/events.ts', { id: 'routes/api/events-comments' }),
   route('api/csrf', 'routes/api/csrf.ts'),

@@ -52,7 +52,13 @@ export type ApiTokenView = {
 }
 
 /** A token that authenticated: its person and what it may do. */
-export type ApiTokenGrant = { tokenId: string; scope: ApiTokenScope; user: SessionUser }
+export type ApiTokenGrant = {
+  tokenId: string
+  scope: ApiTokenScope
+  user: SessionUser
+  /** The person's time zone as stored (users.time_zone), read with the token at no extra cost. */
+  timeZone: string | null
+}
 
 const viewColumns = {
   id: apiTokens.id,
@@ -160,5 +166,5 @@ export async function authenticateApiToken(
   if (now.getTime() - lastUsed > LAST_USED_PRECISION_MS) {
     await commit(db, { used: db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, id)) })
   }
-  return { tokenId: id, scope: row.token.scope, user: toSessionUser(row.user) }
+  return { tokenId: id, scope: row.token.scope, user: toSessionUser(row.user), timeZone: row.user.timeZone }
 }

@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { beforeReading } from '~/auth/context.server'
+import {
+  beforeReading,
+  type Caller,
+  type CallerRefusal,
+  identifyCaller,
+  isCallerRefusal,
+} from '~/auth/context.server'
 import { type Database, database } from '~/db/client.server'
 import {
   isDatabaseUnavailable,
@@ -9,7 +15,7 @@ import {
 } from '~/db/unavailable.server'
 import { env } from '~/env.server'
 import { NotFound } from '~/services/errors'
-import { type ActiveSession, liveSessionIds } from '~/services/sessions.server'
+import { liveSessionIds } from '~/services/sessions.server'
 import { getTask } from '~/services/tasks/reads.server'
 import { createBroadcaster } from './broadcaster.server'
 import { type EventSink, EventStream, ResponseEventStream } from './event-stream.server'
@@ -110,7 +116,7 @@ export function createEventStreams(
   async function openingFor(
     url: URL,
     lastEventId: string | null,
-    session: ActiveSession | null,
+    { user, session }: Pick<Caller, 'user' | 'session'>,
   ): Promise<Opening> {
     if (isClosing) {
       // Stopping: the client's EventSource gives up on this answer, and the page reconnects to
@@ -126,7 +132,6 @@ export function createEventStreams(
     if (resumeAfter === undefined) {
       return { status: 400, code: 'BAD_REQUEST', message: 'Last-Event-ID and after must be event ids' }
     }
-    const user = session?.user ?? null
     if (url.pathname === '/api/events/tasks') {
       return user
         ? { feed: taskFeed(user), sessionId: session?.id, resumeAfter }
@@ -163,11 +168,12 @@ export function createEventStreams(
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL) {
     // Listening from the start: a client may leave while its session is being looked up.
     const stream = new EventStream(res, { retryMs: retryFor(url) })
-    const { session, setCookies } = await beforeReading(req.headers.cookie)
-    const opening = await openingFor(url, lastEventIdOf(req.headers['last-event-id']), session)
+    const caller = await identifyCaller(req.headers.authorization, () => beforeReading(req.headers.cookie))
+    if (isCallerRefusal(caller)) return refuse(res, caller)
+    const opening = await openingFor(url, lastEventIdOf(req.headers['last-event-id']), caller)
     if (stream.isClosed) return
-    if ('status' in opening) return refuse(res, opening, setCookies)
-    stream.open(setCookies)
+    if ('status' in opening) return refuse(res, opening, caller.setCookies)
+    stream.open(caller.setCookies)
     if (req.method === 'HEAD') return stream.end()
     await run(stream, opening, (end) => res.once('close', end))
   }
@@ -185,14 +191,15 @@ export function createEventStreams(
     },
     /**
      * The route's way (app/routes/api/events.ts): the same refusals and frames as a Fetch
-     * `Response`, for a GET or HEAD whose session the root middleware already resolved.
+     * `Response`, for a GET or HEAD whose caller the route resolved (`callerOf`).
      */
-    async respond(request: Request, session: ActiveSession | null): Promise<Response> {
+    async respond(request: Request, caller: Caller | CallerRefusal): Promise<Response> {
+      if (isCallerRefusal(caller)) return refusalResponse(caller)
       const url = new URL(request.url)
       const opening = await openingFor(
         url,
         lastEventIdOf(request.headers.get('Last-Event-ID')),
-        session,
+        caller,
       ).catch((error: unknown) => failed(request.method, url, error))
       if ('status' in opening) return refusalResponse(opening)
       const stream = new ResponseEventStream({ retryMs: retryFor(url), signal: request.signal })
