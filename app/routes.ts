@@ -40,6 +40,7 @@ export default [
   route('signup', 'routes/auth/signup.tsx'),
   route('logout', 'routes/auth/logout.ts'),
   route('settings', 'routes/settings/index.tsx'),
+  route('settings/developer', 'routes/settings/developer/index.tsx'),
 
   // OAuth: the sign-in buttons start a flow at /login/github or /login/google; both providers send
   // people back to /login/callback (the redirect URI registered with them)
