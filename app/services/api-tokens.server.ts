@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { apiTokens, users } from '~/db/schema'
@@ -167,4 +167,22 @@ export async function authenticateApiToken(
     await commit(db, { used: db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, id)) })
   }
   return { tokenId: id, scope: row.token.scope, user: toSessionUser(row.user), timeZone: row.user.timeZone }
+}
+
+/** Ids per query in `liveApiTokenIds`, well under SQLite's limit on bound parameters. */
+const IDS_PER_QUERY = 500
+
+/** Which of these tokens still authenticate (not revoked, not expired): open event streams ask. */
+export async function liveApiTokenIds(db: Database, ids: readonly string[], now = new Date()) {
+  const live = new Set<string>()
+  const isUnexpired = or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))
+  for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+    const batch = ids.slice(start, start + IDS_PER_QUERY)
+    const rows = await db
+      .select({ id: apiTokens.id })
+      .from(apiTokens)
+      .where(and(inArray(apiTokens.id, batch), isUnexpired))
+    for (const row of rows) live.add(row.id)
+  }
+  return live
 }

@@ -14,6 +14,7 @@ import {
   UNAVAILABLE_MESSAGE,
 } from '~/db/unavailable.server'
 import { env } from '~/env.server'
+import { liveApiTokenIds } from '~/services/api-tokens.server'
 import { NotFound } from '~/services/errors'
 import { liveSessionIds } from '~/services/sessions.server'
 import { getTask } from '~/services/tasks/reads.server'
@@ -49,7 +50,7 @@ const STREAM_PATHS = ['/api/events/tasks', '/api/events/comments']
 
 type Refusal = { status: number; code: string; message: string; headers?: Record<string, string> }
 /** What a stream request gets: the feed it follows, or why it may not have one. */
-type Opening = { feed: Feed; sessionId?: string; resumeAfter: number | null } | Refusal
+type Opening = { feed: Feed; sessionId?: string; tokenId?: string; resumeAfter: number | null } | Refusal
 
 export type EventStreams = ReturnType<typeof createEventStreams>
 
@@ -64,12 +65,15 @@ export function createEventStreams(
   const open = new Set<EventSink>()
   /** The session each signed-in stream was opened with; anonymous streams have none. */
   const sessionOf = new Map<EventSink, string>()
+  /** The personal API token each stream a program opened was opened with. */
+  const tokenOf = new Map<EventSink, string>()
   let keepAlive: ReturnType<typeof setInterval> | undefined
   let sessionCheck: ReturnType<typeof setInterval> | undefined
 
-  function track(stream: EventSink, sessionId: string | undefined) {
+  function track(stream: EventSink, sessionId: string | undefined, tokenId: string | undefined) {
     open.add(stream)
     if (sessionId) sessionOf.set(stream, sessionId)
+    if (tokenId) tokenOf.set(stream, tokenId)
     keepAlive ??= setInterval(() => {
       for (const each of open) each.keepAlive()
     }, keepAliveMs).unref()
@@ -79,6 +83,7 @@ export function createEventStreams(
   function untrack(stream: EventSink) {
     open.delete(stream)
     sessionOf.delete(stream)
+    tokenOf.delete(stream)
     if (open.size === 0) {
       clearInterval(keepAlive)
       clearInterval(sessionCheck)
@@ -94,11 +99,14 @@ export function createEventStreams(
    * are open. The browser reconnects, is refused with a 401, and stops hearing anything.
    */
   async function endStreamsOfEndedSessions() {
-    if (isCheckingSessions || sessionOf.size === 0) return
+    if (isCheckingSessions || (sessionOf.size === 0 && tokenOf.size === 0)) return
     isCheckingSessions = true
     try {
       const live = await liveSessionIds(db, [...new Set(sessionOf.values())])
       for (const [stream, sessionId] of sessionOf) if (!live.has(sessionId)) stream.end()
+      // A revoked or expired token, or its account deleted, ends its streams the same way.
+      const liveTokens = await liveApiTokenIds(db, [...new Set(tokenOf.values())])
+      for (const [stream, tokenId] of tokenOf) if (!liveTokens.has(tokenId)) stream.end()
     } catch (error) {
       // The database is down or busy: the streams stay until the next check can look.
       console.error(
@@ -116,7 +124,7 @@ export function createEventStreams(
   async function openingFor(
     url: URL,
     lastEventId: string | null,
-    { user, session }: Pick<Caller, 'user' | 'session'>,
+    { user, session, token }: Pick<Caller, 'user' | 'session' | 'token'>,
   ): Promise<Opening> {
     if (isClosing) {
       // Stopping: the client's EventSource gives up on this answer, and the page reconnects to
@@ -134,7 +142,7 @@ export function createEventStreams(
     }
     if (url.pathname === '/api/events/tasks') {
       return user
-        ? { feed: taskFeed(user), sessionId: session?.id, resumeAfter }
+        ? { feed: taskFeed(user), sessionId: session?.id, tokenId: token?.tokenId, resumeAfter }
         : { status: 401, code: 'UNAUTHORIZED', message: 'You need to sign in to do that.' }
     }
     const taskId = url.searchParams.get('taskId') ?? ''
@@ -145,7 +153,7 @@ export function createEventStreams(
       if (error instanceof NotFound) return { status: 404, code: 'NOT_FOUND', message: error.message }
       throw error
     }
-    return { feed: commentFeed(user, taskId), sessionId: session?.id, resumeAfter }
+    return { feed: commentFeed(user, taskId), sessionId: session?.id, tokenId: token?.tokenId, resumeAfter }
   }
 
   /** Follows an opened feed on `stream` until it ends or the client leaves. */
@@ -154,7 +162,7 @@ export function createEventStreams(
     opening: Exclude<Opening, Refusal>,
     onClose: (end: () => void) => void,
   ) {
-    track(stream, opening.sessionId)
+    track(stream, opening.sessionId, opening.tokenId)
     let unsubscribe: (() => void) | undefined
     onClose(() => {
       untrack(stream)

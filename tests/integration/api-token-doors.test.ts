@@ -142,7 +142,7 @@ describe('the event streams with a bearer token', () => {
   let origin: string
 
   beforeAll(async () => {
-    streams = createEventStreams(db)
+    streams = createEventStreams(db, { sessionCheckMs: 100 })
     server = createServer((req, res) => streams.handle(req, res, () => res.writeHead(404).end()))
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')
@@ -169,6 +169,19 @@ describe('the event streams with a bearer token', () => {
     })
     expect(refused.status).toBe(401)
     expect(refused.headers.get('WWW-Authenticate')).toMatch(/^Bearer /)
+  })
+
+  test('a stream opened with a token ends once the token is revoked', async () => {
+    const { token, view } = await createApiToken(db, ada, { name: 'Streamer', scope: 'read', expiry: 'none' })
+    const opened = await fetch(`${origin}/api/events/tasks`, { headers: bearer(token) })
+    expect(opened.status).toBe(200)
+    await revokeApiToken(db, ada, view.id)
+    // The body ends (the check runs every 100 ms here) instead of staying open for good.
+    const ended = await Promise.race([
+      opened.text().then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 2000)),
+    ])
+    expect(ended).toBe('ended')
   })
 
   test('through the route: the same', async () => {
