@@ -104,6 +104,7 @@ test.describe('docs', () => {
       'Writing content',
       'Tasks',
       'Keyboard',
+      'Developer platform',
     ])
     await expect(sidebar.getByRole('link', { name: 'Configuration' })).toHaveAttribute('aria-current', 'page')
   })
