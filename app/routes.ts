@@ -42,7 +42,7 @@ export default [
   route('settings', 'routes/settings/index.tsx'),
   route('settings/two-factor', 'routes/settings/two-factor.tsx'),
 
-  // What programs may do for a person: webhooks (and their deliveries)
+  // What programs may do for a person: API tokens and webhooks (and their deliveries)
   route('settings/developer', 'routes/settings/developer/index.tsx'),
   route('settings/developer/webhooks/:endpointId', 'routes/settings/developer/webhook-deliveries.tsx'),
 
@@ -94,6 +94,8 @@ export default [
   // Prometheus metrics for a bearer of METRICS_TOKEN; 404 without one (docs/decisions/044-…)
   route('metrics', 'routes/metrics.ts'),
   route('api/rpc/*', 'routes/api/rpc.ts'),
+  // The MCP server for AI agents: personal API tokens only (app/mcp/)
+  route('mcp', 'routes/mcp.ts'),
   route('api/events/tasks', 'routes/api/events.ts', { id: 'routes/api/events-tasks' }),
   route('api/events/comments', 'routes/api/events.ts', { id: 'routes/api/events-comments' }),
   route('api/csrf', 'routes/api/csrf.ts'),

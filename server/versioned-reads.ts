@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { beforeReading } from '~/auth/context.server'
+import { bearerTokenOf, beforeReading } from '~/auth/context.server'
 import { RPC_PREFIX } from '~/rpc/handler.server'
 import { answerFromVersion } from '~/rpc/versioned-reads.server'
 import { type Door, passOnFailure } from './door'
@@ -18,8 +18,12 @@ const READS_PREFIX = `${RPC_PREFIX}/`
  */
 export function createVersionedReads(): Door {
   return {
+    // A program's poll (a bearer token) goes to the route, which counts it against the token's
+    // rate limit; browsers' polls are what this door is for.
     matches: (req) =>
-      (req.method === 'GET' || req.method === 'HEAD') && Boolean(req.url?.startsWith(READS_PREFIX)),
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      Boolean(req.url?.startsWith(READS_PREFIX)) &&
+      bearerTokenOf(req.headers.authorization) === null,
     handle(req, res, next) {
       const url = URL.parse(req.url ?? '', 'http://localhost')
       if (!url) return next()

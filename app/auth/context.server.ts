@@ -3,6 +3,8 @@ import { createContext, type RouterContextProvider, redirect } from 'react-route
 import { database } from '~/db/client.server'
 import { syncReplicaForMiss } from '~/db/replicas.server'
 import { isDatabaseUnavailable } from '~/db/unavailable.server'
+import { type ApiTokenGrant, authenticateApiToken } from '~/services/api-tokens.server'
+import { RateLimited } from '~/services/errors'
 import { keepTimeZone } from '~/services/profile.server'
 import type { SessionUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
@@ -40,6 +42,11 @@ export function getAuth(request: Request, context: Readonly<RouterContextProvide
 }
 
 async function resolveAuth(request: Request): Promise<Auth> {
+  // A program's request: its token speaks for it at the doors that take one (`callerOf`), and its
+  // cookies are never read, so no page or form is reached through a bearer, nor a session renewed.
+  if (bearerTokenOf(request.headers.get('Authorization')) !== null) {
+    return { user: null, session: null, csrfBinding: null, setCookies: [] }
+  }
   const cookies = request.headers.get('Cookie')
   const { session, setCookies } = await beforeReading(cookies)
   const anonymousId = readCookie(cookies, ANONYMOUS_COOKIE)
@@ -156,4 +163,104 @@ export async function requireAnonymous(
   to = '/dashboard',
 ) {
   if ((await getAuth(request, context)).user) throw redirect(to)
+}
+
+// ── Callers of the doors programs use: a session or a personal API token ────
+
+/**
+ * Who calls /api/rpc, the event streams or /mcp: a browser's session, or a program's token. A
+ * token's scope says what it may do; a session's is null (its mutations prove themselves with
+ * the CSRF token instead).
+ */
+export type Caller = {
+  user: SessionUser | null
+  /** The session behind the cookie, when a browser calls; streams end with it. */
+  session: ActiveSession | null
+  token: Pick<ApiTokenGrant, 'tokenId' | 'scope'> | null
+  /** The person's stored time zone, null until their browser reported one. */
+  timeZone: string | null
+  /** Cookies the response must carry (a renewed session). */
+  setCookies: string[]
+}
+
+/** A caller turned away before any door's own rules: `{code, message}` JSON like every /api/ refusal. */
+export type CallerRefusal = { status: number; code: string; message: string; headers: Record<string, string> }
+
+/** The challenge a refused bearer gets (RFC 6750), so a client knows a token is what is asked. */
+export const BEARER_CHALLENGE = 'Bearer realm="Threadwork"'
+export const BAD_TOKEN_MESSAGE = 'This API token is not valid: it may be mistyped, expired or revoked.'
+
+/** The token of an `Authorization: Bearer <token>` header; '' for a Bearer header without one; else null. */
+export function bearerTokenOf(authorization: string | null | undefined): string | null {
+  if (!authorization) return null
+  const [scheme, token = ''] = authorization.trim().split(/\s+/, 2)
+  return scheme?.toLowerCase() === 'bearer' ? token : null
+}
+
+/**
+ * The one answer to "who is calling" for the doors programs use (/api/rpc, the event streams,
+ * /mcp), ahead of React Router and through it alike. A request with a bearer token is the
+ * token's person, whatever cookies it carries: a bad token is a 401 with `WWW-Authenticate`
+ * even beside a good session, and a token past its rate limit a 429 with `Retry-After`. Without
+ * one, the session behind the cookie, as `bySession` finds it (the root middleware's memoised
+ * lookup through the router, `beforeReading` ahead of it).
+ */
+export async function identifyCaller(
+  authorization: string | null | undefined,
+  bySession: () => Promise<{ session: ActiveSession | null; setCookies: string[] }>,
+): Promise<Caller | CallerRefusal> {
+  const bearer = bearerTokenOf(authorization)
+  if (bearer === null) {
+    const { session, setCookies } = await bySession()
+    return {
+      user: session?.user ?? null,
+      session,
+      token: null,
+      timeZone: session?.timeZone ?? null,
+      setCookies,
+    }
+  }
+  let grant: ApiTokenGrant | null
+  try {
+    grant = await authenticateApiToken(database(), bearer)
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error
+    return {
+      status: 429,
+      code: error.code,
+      message: error.message,
+      headers: { 'Retry-After': String(error.retryAfter), 'Cache-Control': 'no-store' },
+    }
+  }
+  if (!grant) {
+    return {
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: BAD_TOKEN_MESSAGE,
+      headers: {
+        'WWW-Authenticate': `${BEARER_CHALLENGE}, error="invalid_token"`,
+        'Cache-Control': 'no-store',
+      },
+    }
+  }
+  return {
+    user: grant.user,
+    session: null,
+    token: { tokenId: grant.tokenId, scope: grant.scope },
+    timeZone: grant.timeZone,
+    setCookies: [],
+  }
+}
+
+/** `identifyCaller` for a route module of one of those doors. */
+export function callerOf(request: Request, context: Readonly<RouterContextProvider>) {
+  return identifyCaller(request.headers.get('Authorization'), () => getAuth(request, context))
+}
+
+export function isCallerRefusal(caller: Caller | CallerRefusal): caller is CallerRefusal {
+  return 'status' in caller
+}
+
+export function callerRefusalResponse({ status, code, message, headers }: CallerRefusal) {
+  return Response.json({ code, message }, { status, headers })
 }

@@ -8,11 +8,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Paths that check CSRF themselves or need none: /api/rpc checks it per procedure (reads may be
- * POSTed, only mutations need a token); signed webhooks carry a signature instead of a browser
+ * POSTed, only mutations need a token); /mcp takes only a bearer token, which no browser sends by
+ * itself, never a cookie; signed webhooks carry a signature instead of a browser
  * session; the theme switch only sets a display-preference cookie (what a GET link could do), and
  * exempting it keeps public pages free of per-visitor tokens, hence cacheable.
  */
-const CHECKED_ELSEWHERE = ['/api/rpc/', '/api/stripe/webhook', '/resources/theme']
+const CHECKED_ELSEWHERE = ['/api/rpc/', '/mcp', '/api/stripe/webhook', '/resources/theme']
 
 /**
  * Runs before every loader and action: resolves the session once (`beforeReading`, which on an

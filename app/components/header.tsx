@@ -281,6 +281,7 @@ function AccountControl({ user, isLoading }: { user: SessionUser | null; isLoadi
         <nav aria-label="Account" className="flex flex-col py-1">
           <AccountMenuLink to="/settings">Settings</AccountMenuLink>
           <AccountMenuLink to="/settings/billing">Billing</AccountMenuLink>
+          <AccountMenuLink to="/settings/developer">Developer</AccountMenuLink>
           <ActionForm
             // The command palette's "sign out" submits this form (app/components/keyboard/).
             id="sign-out"

@@ -2,6 +2,7 @@ import { ORPCError, os, ValidationError } from '@orpc/server'
 import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
 import type { Database } from '~/db/client.server'
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
+import type { ApiTokenScope } from '~/domain/constants'
 import { Forbidden, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 
@@ -11,8 +12,12 @@ export type RpcContext = {
   user: SessionUser | null
   /** Whether the request carried a valid `x-csrf-token` from an allowed Origin. */
   isCsrfValid: boolean
+  /** What the caller's personal API token may do; absent for a browser's session. */
+  tokenScope?: ApiTokenScope
   headers: Headers
 }
+
+export const READ_TOKEN_MESSAGE = 'This token can only read. Make a read and write token to change things.'
 
 /**
  * Translates the domain's errors into oRPC's codes at one place. Procedures stay thin: they call
@@ -54,11 +59,13 @@ export const base = os.$context<RpcContext>()
 
 /**
  * Every mutation goes through this: a cookie-authenticated call that changes something must
- * prove it comes from our pages (403 'Invalid CSRF token'). Reads need no token, so they stay
- * callable by GET and cacheable.
+ * prove it comes from our pages (403 'Invalid CSRF token'); a token's call needs no CSRF token
+ * (no browser sends it by itself) but must be allowed to write (403 for a `read` token). Reads
+ * need neither, so they stay callable by GET and cacheable.
  */
 export const mutation = base.middleware(async ({ context, next }) => {
-  if (!context.isCsrfValid) throw new Forbidden(INVALID_CSRF_MESSAGE)
+  if (context.tokenScope === 'read') throw new Forbidden(READ_TOKEN_MESSAGE)
+  if (context.tokenScope === undefined && !context.isCsrfValid) throw new Forbidden(INVALID_CSRF_MESSAGE)
   return next()
 })
 

@@ -57,7 +57,10 @@ export function createRpcHandler(procedures: Router<AnyContractRouter, RpcContex
 const handler = createRpcHandler(router)
 
 /** Answers an /api/rpc request, or undefined when no procedure matches its path. */
-export async function handleRpc(request: Request, caller: Pick<RpcContext, 'user' | 'isCsrfValid'>) {
+export async function handleRpc(
+  request: Request,
+  caller: Pick<RpcContext, 'user' | 'isCsrfValid' | 'tokenScope'>,
+) {
   const { matched, response } = await handler.handle(request, {
     prefix: RPC_PREFIX,
     context: { db: database(), headers: request.headers, ...caller },

@@ -111,3 +111,16 @@ export const TaskUpdateSchema = z.object({
 })
 
 export type TaskUpdate = z.output<typeof TaskUpdateSchema>
+
+/**
+ * What the task list may be narrowed to and how it is ordered (`TaskFilters`,
+ * app/services/tasks/list.server.ts): the /task page reads it from its URL, leniently, and the
+ * MCP tool `list_tasks` takes it as its arguments.
+ */
+export const TaskListFiltersSchema = z.object({
+  status: StatusSchema.optional(),
+  priority: PrioritySchema.optional(),
+  due: z.enum(['overdue', 'week'], { error: 'Due must be overdue or week' }).optional(),
+  assignee: z.enum(['me'], { error: 'Assignee can only be me' }).optional(),
+  sort: z.enum(['due'], { error: 'Sort can only be due' }).optional(),
+})

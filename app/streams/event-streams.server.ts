@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { beforeReading } from '~/auth/context.server'
+import {
+  beforeReading,
+  type Caller,
+  type CallerRefusal,
+  identifyCaller,
+  isCallerRefusal,
+} from '~/auth/context.server'
 import { type Database, database } from '~/db/client.server'
 import {
   isDatabaseUnavailable,
@@ -8,8 +14,9 @@ import {
   UNAVAILABLE_MESSAGE,
 } from '~/db/unavailable.server'
 import { env } from '~/env.server'
+import { liveApiTokenIds } from '~/services/api-tokens.server'
 import { NotFound } from '~/services/errors'
-import { type ActiveSession, liveSessionIds } from '~/services/sessions.server'
+import { liveSessionIds } from '~/services/sessions.server'
 import { getTask } from '~/services/tasks/reads.server'
 import { eventStreamSubscribers } from '~/utils/metrics.server'
 import { createBroadcaster } from './broadcaster.server'
@@ -44,7 +51,7 @@ const STREAM_PATHS = ['/api/events/tasks', '/api/events/comments']
 
 type Refusal = { status: number; code: string; message: string; headers?: Record<string, string> }
 /** What a stream request gets: the feed it follows, or why it may not have one. */
-type Opening = { feed: Feed; sessionId?: string; resumeAfter: number | null } | Refusal
+type Opening = { feed: Feed; sessionId?: string; tokenId?: string; resumeAfter: number | null } | Refusal
 
 export type EventStreams = ReturnType<typeof createEventStreams>
 
@@ -59,13 +66,16 @@ export function createEventStreams(
   const open = new Set<EventSink>()
   /** The session each signed-in stream was opened with; anonymous streams have none. */
   const sessionOf = new Map<EventSink, string>()
+  /** The personal API token each stream a program opened was opened with. */
+  const tokenOf = new Map<EventSink, string>()
   let keepAlive: ReturnType<typeof setInterval> | undefined
   let sessionCheck: ReturnType<typeof setInterval> | undefined
 
-  function track(stream: EventSink, sessionId: string | undefined) {
+  function track(stream: EventSink, sessionId: string | undefined, tokenId: string | undefined) {
     open.add(stream)
     eventStreamSubscribers.set(open.size)
     if (sessionId) sessionOf.set(stream, sessionId)
+    if (tokenId) tokenOf.set(stream, tokenId)
     keepAlive ??= setInterval(() => {
       for (const each of open) each.keepAlive()
     }, keepAliveMs).unref()
@@ -76,6 +86,7 @@ export function createEventStreams(
     open.delete(stream)
     eventStreamSubscribers.set(open.size)
     sessionOf.delete(stream)
+    tokenOf.delete(stream)
     if (open.size === 0) {
       clearInterval(keepAlive)
       clearInterval(sessionCheck)
@@ -91,11 +102,14 @@ export function createEventStreams(
    * are open. The browser reconnects, is refused with a 401, and stops hearing anything.
    */
   async function endStreamsOfEndedSessions() {
-    if (isCheckingSessions || sessionOf.size === 0) return
+    if (isCheckingSessions || (sessionOf.size === 0 && tokenOf.size === 0)) return
     isCheckingSessions = true
     try {
       const live = await liveSessionIds(db, [...new Set(sessionOf.values())])
       for (const [stream, sessionId] of sessionOf) if (!live.has(sessionId)) stream.end()
+      // A revoked or expired token, or its account deleted, ends its streams the same way.
+      const liveTokens = await liveApiTokenIds(db, [...new Set(tokenOf.values())])
+      for (const [stream, tokenId] of tokenOf) if (!liveTokens.has(tokenId)) stream.end()
     } catch (error) {
       // The database is down or busy: the streams stay until the next check can look.
       console.error(
@@ -113,7 +127,7 @@ export function createEventStreams(
   async function openingFor(
     url: URL,
     lastEventId: string | null,
-    session: ActiveSession | null,
+    { user, session, token }: Pick<Caller, 'user' | 'session' | 'token'>,
   ): Promise<Opening> {
     if (isClosing) {
       // Stopping: the client's EventSource gives up on this answer, and the page reconnects to
@@ -129,10 +143,9 @@ export function createEventStreams(
     if (resumeAfter === undefined) {
       return { status: 400, code: 'BAD_REQUEST', message: 'Last-Event-ID and after must be event ids' }
     }
-    const user = session?.user ?? null
     if (url.pathname === '/api/events/tasks') {
       return user
-        ? { feed: taskFeed(user), sessionId: session?.id, resumeAfter }
+        ? { feed: taskFeed(user), sessionId: session?.id, tokenId: token?.tokenId, resumeAfter }
         : { status: 401, code: 'UNAUTHORIZED', message: 'You need to sign in to do that.' }
     }
     const taskId = url.searchParams.get('taskId') ?? ''
@@ -143,7 +156,7 @@ export function createEventStreams(
       if (error instanceof NotFound) return { status: 404, code: 'NOT_FOUND', message: error.message }
       throw error
     }
-    return { feed: commentFeed(user, taskId), sessionId: session?.id, resumeAfter }
+    return { feed: commentFeed(user, taskId), sessionId: session?.id, tokenId: token?.tokenId, resumeAfter }
   }
 
   /** Follows an opened feed on `stream` until it ends or the client leaves. */
@@ -152,7 +165,7 @@ export function createEventStreams(
     opening: Exclude<Opening, Refusal>,
     onClose: (end: () => void) => void,
   ) {
-    track(stream, opening.sessionId)
+    track(stream, opening.sessionId, opening.tokenId)
     let unsubscribe: (() => void) | undefined
     onClose(() => {
       untrack(stream)
@@ -166,11 +179,12 @@ export function createEventStreams(
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL) {
     // Listening from the start: a client may leave while its session is being looked up.
     const stream = new EventStream(res, { retryMs: retryFor(url) })
-    const { session, setCookies } = await beforeReading(req.headers.cookie)
-    const opening = await openingFor(url, lastEventIdOf(req.headers['last-event-id']), session)
+    const caller = await identifyCaller(req.headers.authorization, () => beforeReading(req.headers.cookie))
+    if (isCallerRefusal(caller)) return refuse(res, caller)
+    const opening = await openingFor(url, lastEventIdOf(req.headers['last-event-id']), caller)
     if (stream.isClosed) return
-    if ('status' in opening) return refuse(res, opening, setCookies)
-    stream.open(setCookies)
+    if ('status' in opening) return refuse(res, opening, caller.setCookies)
+    stream.open(caller.setCookies)
     if (req.method === 'HEAD') return stream.end()
     await run(stream, opening, (end) => res.once('close', end))
   }
@@ -188,14 +202,15 @@ export function createEventStreams(
     },
     /**
      * The route's way (app/routes/api/events.ts): the same refusals and frames as a Fetch
-     * `Response`, for a GET or HEAD whose session the root middleware already resolved.
+     * `Response`, for a GET or HEAD whose caller the route resolved (`callerOf`).
      */
-    async respond(request: Request, session: ActiveSession | null): Promise<Response> {
+    async respond(request: Request, caller: Caller | CallerRefusal): Promise<Response> {
+      if (isCallerRefusal(caller)) return refusalResponse(caller)
       const url = new URL(request.url)
       const opening = await openingFor(
         url,
         lastEventIdOf(request.headers.get('Last-Event-ID')),
-        session,
+        caller,
       ).catch((error: unknown) => failed(request.method, url, error))
       if ('status' in opening) return refusalResponse(opening)
       const stream = new ResponseEventStream({ retryMs: retryFor(url), signal: request.signal })

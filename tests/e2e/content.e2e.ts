@@ -105,6 +105,7 @@ test.describe('docs', () => {
       'Tasks',
       'Keyboard',
       'Accounts and sign-in',
+      'Developer platform',
       'Webhooks',
       'Operations',
       'Admin console',

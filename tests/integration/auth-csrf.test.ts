@@ -19,9 +19,10 @@ import { cookieHeaderFrom } from '../helpers/route'
 
 /**
  * Routes that check CSRF themselves (or need none); anything else here is a hole. Stripe's webhook
- * proves itself with its signature (tests/integration/payments.test.ts).
+ * proves itself with its signature (tests/integration/payments.test.ts); /mcp takes only a personal API
+ * token, never a cookie (tests/integration/mcp.test.ts).
  */
-const CHECKED_ELSEWHERE = ['/api/rpc/*', '/resources/theme', '/api/stripe/webhook']
+const CHECKED_ELSEWHERE = ['/api/rpc/*', '/mcp', '/resources/theme', '/api/stripe/webhook']
 
 type RouteModule = { action?: (args: never) => unknown }
 const modules = import.meta.glob<RouteModule>(['../../app/routes/**/*.{ts,tsx}', '!**/*.test.*'])
@@ -80,7 +81,7 @@ describe('the route table', () => {
     }
   })
 
-  test('exempts only the RPC door (it checks mutations itself), the theme switch and the signed Stripe webhook', () => {
+  test('exempts only the RPC door (it checks mutations itself), the token-only MCP door, the theme switch and the signed Stripe webhook', () => {
     expect(
       all
         .map((route) => route.path)

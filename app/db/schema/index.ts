@@ -6,6 +6,7 @@
  */
 export * from './accounts'
 export * from './admin'
+export * from './api-tokens'
 export * from './chats'
 export * from './comments'
 export * from './events'

@@ -1,4 +1,4 @@
-import { getAuth } from '~/auth/context.server'
+import { callerOf } from '~/auth/context.server'
 import { eventStreams } from '~/streams/event-streams.server'
 import type { Route } from './+types/events'
 
@@ -9,8 +9,7 @@ import type { Route } from './+types/events'
  * holds the two ways to the same answers (tests/integration/fast-paths-parity.test.ts).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { session } = await getAuth(request, context)
-  return eventStreams().respond(request, session)
+  return eventStreams().respond(request, await callerOf(request, context))
 }
 
 /**

@@ -22,7 +22,7 @@ import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { replyWithError } from '~/http/refusals.server'
-import { PrioritySchema, StatusSchema, TaskFieldsSchema } from '~/services/task-schemas'
+import { TaskFieldsSchema, TaskListFiltersSchema } from '~/services/task-schemas'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { listParentCandidates } from '~/services/tasks/reads.server'
 import { createTask } from '~/services/tasks/writes.server'
@@ -41,12 +41,14 @@ export const meta: Route.MetaFunction = () => [{ title: 'Task List | Threadwork'
 
 const PAGE_SIZE = 50
 
+// A hand-edited URL with a value the list does not know shows the list without that filter.
+const filter = TaskListFiltersSchema.shape
 const FiltersSchema = z.object({
-  status: StatusSchema.optional().catch(undefined),
-  priority: PrioritySchema.optional().catch(undefined),
-  due: z.enum(['overdue', 'week']).optional().catch(undefined),
-  assignee: z.enum(['me']).optional().catch(undefined),
-  sort: z.enum(['due']).optional().catch(undefined),
+  status: filter.status.catch(undefined),
+  priority: filter.priority.catch(undefined),
+  due: filter.due.catch(undefined),
+  assignee: filter.assignee.catch(undefined),
+  sort: filter.sort.catch(undefined),
   page: z.coerce.number().int().min(1).catch(1),
 })
 

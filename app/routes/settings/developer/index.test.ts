@@ -1,198 +1,121 @@
-import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { webhookDeliveries, webhookEndpoints } from '~/db/schema'
-import { resetEnvForTests } from '~/env.server'
-import { readToast } from '~/toast.server'
+import { API_TOKEN_LIMITS } from '~/domain/constants'
+import { authenticateApiToken, createApiToken, TOO_MANY_TOKENS } from '~/services/api-tokens.server'
+import { toSessionUser } from '~/services/sessions.server'
 import { signedInBrowser } from '../../../../tests/helpers/auth'
 import { createUser } from '../../../../tests/helpers/factories'
-import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../../tests/helpers/route'
-import { action, loader } from './index'
-import { action as deliveriesAction, loader as deliveriesLoader } from './webhook-deliveries'
+import { renderRoute, visibleText } from '../../../../tests/helpers/html'
+import { callAction, callLoader } from '../../../../tests/helpers/route'
+import DeveloperSettings, { action, loader } from './index'
 
 /**
- * /settings/developer's webhooks section and an endpoint's deliveries page, as the browser posts
- * their forms (hidden `intent`, no JavaScript needed): what each answers and leaves in the database.
+ * /settings/developer's tokens section as a browser without JavaScript posts it: a new token is
+ * shown once in the answer, the list shows every token's use, a token is revoked at once.
  */
 
-const db = database()
 type Reply = {
+  intent?: string
+  created?: { token: string; name: string }
   result?: { error?: Record<string, string[] | null> } | null
-  created?: { id: string; secret: string }
-}
-const errorsOf = (data: unknown, field = '') => (data as Reply).result?.error?.[field] ?? undefined
-
-async function toastOf(headers: Headers) {
-  return (await readToast(buildRequest({ headers: { Cookie: cookieHeaderFrom(headers) } }))).toast
 }
 
 async function signedIn() {
-  const user = await createUser(db)
+  const db = database()
+  const user = toSessionUser(await createUser(db, { name: 'Ada' }))
   const browser = await signedInBrowser(db, user.id)
-  const post = (fields: Record<string, string | string[]>) =>
+  const post = (fields: Record<string, string>) =>
     callAction(action, {
       url: '/settings/developer',
       headers: { Cookie: browser.cookie },
-      form: { ...browser.form({}), ...fields },
+      form: browser.form(fields),
     })
-  return { user, browser, post }
+  const page = () => callLoader(loader, { url: '/settings/developer', headers: { Cookie: browser.cookie } })
+  return { db, user, post, page }
 }
 
-async function endpointsOf(userId: string) {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId))
-}
+/** The page's markup: the new token sits in a read-only field's value, to select and copy. */
+const render = (loaderData: unknown, actionData?: unknown) =>
+  renderRoute(
+    { id: 'routes/settings/developer/index', path: '/settings/developer', Component: DeveloperSettings },
+    { loaderData, actionData },
+  )
 
-describe('/settings/developer', () => {
+describe('/settings/developer: personal API tokens', () => {
   test('sends a visitor to sign in and back', async () => {
     const page = await callLoader(loader, { url: '/settings/developer' })
     expect(page).toMatchObject({ status: 302, location: '/login?redirect=%2Fsettings%2Fdeveloper' })
   })
 
-  test('adding an endpoint shows its secret once; the list never shows it again', async () => {
-    const { user, browser, post } = await signedIn()
+  test('creating a token shows it once, working, and lists it without its secret', async () => {
+    const { db, user, post, page } = await signedIn()
     const answer = await post({
-      intent: 'add-webhook',
-      url: 'https://hooks.example.com/threadwork',
-      events: ['task.created', 'comment.added'],
+      intent: 'create-token',
+      name: 'Claude Desktop',
+      scope: 'read-write',
+      expiry: '90',
     })
     expect(answer.status).toBe(200)
-    const created = (answer.data as Reply).created
-    expect(created?.secret).toMatch(/^whsec_/)
-    const [row] = await endpointsOf(user.id)
-    expect(row).toMatchObject({
-      url: 'https://hooks.example.com/threadwork',
-      events: ['task.created', 'comment.added'],
-    })
-    expect(row?.secret).toBe(created?.secret)
-
-    const page = await callLoader(loader, { url: '/settings/developer', headers: { Cookie: browser.cookie } })
-    expect(page.data.webhooks).toEqual([expect.objectContaining({ id: row?.id, status: 'active' })])
-    expect(JSON.stringify(page.data)).not.toContain('whsec_')
-  })
-
-  test('one event ticked is a list of one', async () => {
-    const { user, post } = await signedIn()
-    const answer = await post({
-      intent: 'add-webhook',
-      url: 'https://hooks.example.com/one',
-      events: 'mention',
-    })
-    expect(answer.status).toBe(200)
-    expect((await endpointsOf(user.id))[0]?.events).toEqual(['mention'])
-  })
-
-  test('a private address is refused with a clear message, and nothing is added', async () => {
-    const { user, post } = await signedIn()
-    const answer = await post({
-      intent: 'add-webhook',
-      url: 'https://169.254.169.254/latest',
-      events: ['task.created'],
-    })
-    expect(answer.status).toBe(400)
-    expect(errorsOf(answer.data)).toEqual([
-      'Webhooks cannot be sent to 169.254.169.254: it is a link-local address (cloud metadata lives there)',
-    ])
-    expect(await endpointsOf(user.id)).toEqual([])
-  })
-
-  test('no event chosen is refused', async () => {
-    const { post } = await signedIn()
-    const answer = await post({ intent: 'add-webhook', url: 'https://hooks.example.com/none' })
-    expect(answer.status).toBe(400)
-    expect(errorsOf(answer.data, 'events')).toEqual(['Choose at least one event'])
-  })
-
-  describe('with WEBHOOKS_ALLOW_PRIVATE=true', () => {
-    beforeAll(() => {
-      process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
-      resetEnvForTests()
-    })
-    afterAll(() => {
-      delete process.env.WEBHOOKS_ALLOW_PRIVATE
-      resetEnvForTests()
+    expect(answer.headers.get('Cache-Control')).toBe('no-store')
+    const { created } = answer.data as Reply
+    expect(created?.token).toMatch(/^tw_pat_/)
+    expect(await authenticateApiToken(db, created?.token ?? '')).toMatchObject({
+      scope: 'read-write',
+      user: { id: user.id },
     })
 
-    test('plain http to loopback is accepted', async () => {
-      const { user, post } = await signedIn()
-      const answer = await post({
-        intent: 'add-webhook',
-        url: 'http://127.0.0.1:4000/hooks',
-        events: ['task.created'],
-      })
-      expect(answer.status).toBe(200)
-      expect((await endpointsOf(user.id))[0]?.url).toBe('http://127.0.0.1:4000/hooks')
-    })
-  })
-
-  test('pause, resume, test and delete each come back with a toast; a stranger’s endpoint is not found', async () => {
-    const { user, post } = await signedIn()
-    await post({ intent: 'add-webhook', url: 'https://hooks.example.com/x', events: ['task.created'] })
-    const [endpoint] = await endpointsOf(user.id)
-    const endpointId = endpoint?.id as string
-
-    const paused = await post({ intent: 'pause-webhook', endpointId })
-    expect(paused).toMatchObject({ status: 302, location: '/settings/developer' })
-    expect(await toastOf(paused.headers)).toMatchObject({ title: 'Endpoint paused' })
-    expect((await endpointsOf(user.id))[0]?.status).toBe('paused')
-
-    await post({ intent: 'resume-webhook', endpointId })
-    expect((await endpointsOf(user.id))[0]?.status).toBe('active')
-
-    const tested = await post({ intent: 'test-webhook', endpointId })
-    expect(await toastOf(tested.headers)).toMatchObject({ title: 'Test event queued' })
-    const queued = await db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.endpointId, endpointId))
-    expect(queued.map((message) => message.type)).toEqual(['webhook.test'])
-
-    const stranger = await signedIn()
-    const refused = await stranger.post({ intent: 'delete-webhook', endpointId })
-    expect(refused.status).toBe(404)
-    expect(errorsOf(refused.data)).toEqual(['Webhook endpoint not found'])
-
-    await post({ intent: 'delete-webhook', endpointId })
-    expect(await endpointsOf(user.id)).toEqual([])
-  })
-})
-
-describe('/settings/developer/webhooks/:endpointId', () => {
-  test('lists the endpoint’s deliveries to its owner, and is not found for anyone else', async () => {
-    const { user, browser, post } = await signedIn()
-    await post({ intent: 'add-webhook', url: 'https://hooks.example.com/y', events: ['task.created'] })
-    const [endpoint] = await endpointsOf(user.id)
-    const endpointId = endpoint?.id as string
-    await post({ intent: 'test-webhook', endpointId })
-
-    const url = `/settings/developer/webhooks/${endpointId}`
-    const page = await callLoader(deliveriesLoader, {
-      url,
-      params: { endpointId },
-      headers: { Cookie: browser.cookie },
-    })
-    expect(page.data.deliveries).toEqual([
-      expect.objectContaining({ type: 'webhook.test', status: 'pending', attempts: 0 }),
-    ])
-
-    const stranger = await signedIn()
-    const hidden = await callLoader(deliveriesLoader, {
-      url,
-      params: { endpointId },
-      headers: { Cookie: stranger.browser.cookie },
-    })
-    expect(hidden.status).toBe(404)
-
-    const redelivered = await callAction(deliveriesAction, {
-      url,
-      params: { endpointId },
-      headers: { Cookie: browser.cookie },
-      form: browser.form({
-        intent: 'redeliver-webhook',
-        endpointId,
-        deliveryId: page.data.deliveries[0]?.id as string,
+    const listed = await page()
+    expect(listed.data.tokens).toEqual([
+      expect.objectContaining({
+        name: 'Claude Desktop',
+        scope: 'read-write',
+        isExpired: false,
+        lastUsedAt: expect.any(String),
       }),
+    ])
+    expect(JSON.stringify(listed.data)).not.toContain(created?.token)
+    const shown = render(listed.data, answer.data)
+    expect(shown).toContain(`value="${created?.token}"`)
+    expect(visibleText(shown)).toContain('it will not be shown again')
+    expect(render(listed.data)).not.toContain(created?.token)
+    const later = visibleText(render(listed.data))
+    expect(later).toContain('Claude Desktop')
+    expect(later).toContain('Read and write')
+  })
+
+  test('a form without a name or with an unknown scope is 400 beside its fields', async () => {
+    const { post } = await signedIn()
+    const answer = await post({ intent: 'create-token', name: '', scope: 'admin', expiry: '90' })
+    expect(answer.status).toBe(400)
+    expect(Object.keys((answer.data as Reply).result?.error ?? {})).toEqual(
+      expect.arrayContaining(['name', 'scope']),
+    )
+  })
+
+  test(`the ${API_TOKEN_LIMITS.perPerson + 1}th token is refused with the reason`, async () => {
+    const { db, user, post } = await signedIn()
+    for (let n = 0; n < API_TOKEN_LIMITS.perPerson; n++) {
+      await createApiToken(db, user, { name: `T${n}`, scope: 'read', expiry: 'none' })
+    }
+    const answer = await post({ intent: 'create-token', name: 'One more', scope: 'read', expiry: 'none' })
+    expect(answer.status).toBe(409)
+    expect((answer.data as Reply).result?.error?.['']).toEqual([TOO_MANY_TOKENS])
+  })
+
+  test('revoking a token ends it at once; another person’s token cannot be revoked from here', async () => {
+    const { db, user, post, page } = await signedIn()
+    const { token, view } = await createApiToken(db, user, {
+      name: 'Old script',
+      scope: 'read',
+      expiry: '30',
     })
-    expect(redelivered).toMatchObject({ status: 302, location: url })
-    expect(await toastOf(redelivered.headers)).toMatchObject({ title: 'Redelivery queued' })
+    const eve = toSessionUser(await createUser(db))
+    const evesToken = await createApiToken(db, eve, { name: 'Eve', scope: 'read', expiry: 'none' })
+    expect((await post({ intent: 'revoke-token', tokenId: evesToken.view.id })).status).toBe(404)
+    expect(await authenticateApiToken(db, evesToken.token)).not.toBeNull()
+    const answer = await post({ intent: 'revoke-token', tokenId: view.id })
+    expect(answer).toMatchObject({ status: 302, location: '/settings/developer' })
+    expect(await authenticateApiToken(db, token)).toBeNull()
+    expect((await page()).data.tokens).toEqual([])
   })
 })
