@@ -11,6 +11,7 @@ import {
   authenticateApiToken,
   createApiToken,
   listApiTokens,
+  liveApiTokenIds,
   revokeApiToken,
   TOO_MANY_TOKENS,
 } from './api-tokens.server'
@@ -73,6 +74,17 @@ describe('personal API tokens', () => {
     const { token } = await createApiToken(db, ada, { name: 'Orphan', scope: 'read', expiry: 'none' })
     await db.delete(users).where(eq(users.id, ada.id))
     expect(await authenticateApiToken(db, token)).toBeNull()
+  })
+
+  test('a disabled account’s tokens authenticate nobody, streams included, until it is enabled again', async () => {
+    const ada = toSessionUser(await createUser(db))
+    const { token, view } = await createApiToken(db, ada, { name: 'Paused', scope: 'read', expiry: 'none' })
+    await db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, ada.id))
+    expect(await authenticateApiToken(db, token)).toBeNull()
+    expect(await liveApiTokenIds(db, [view.id])).toEqual(new Set())
+    await db.update(users).set({ disabledAt: null }).where(eq(users.id, ada.id))
+    expect((await authenticateApiToken(db, token))?.user.id).toBe(ada.id)
+    expect(await liveApiTokenIds(db, [view.id])).toEqual(new Set([view.id]))
   })
 
   test(`at most ${API_TOKEN_LIMITS.perPerson} per person`, async () => {

@@ -10,7 +10,7 @@ import type { NewApiToken } from './api-token-schemas'
 import { Conflict, NotFound } from './errors'
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.server'
 import type { Actor, SessionUser } from './session-user'
-import { toSessionUser } from './sessions.server'
+import { isActiveUser, toSessionUser } from './sessions.server'
 
 /**
  * Personal API tokens: a person hands one to a script or an AI agent, which then acts as them
@@ -134,14 +134,15 @@ const tokenById = preparedPerDatabase((db) =>
     .select({ token: apiTokens, user: users })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(eq(apiTokens.id, sql.placeholder('id')))
+    // A disabled account's tokens authenticate nobody while it stays disabled (/admin).
+    .where(and(eq(apiTokens.id, sql.placeholder('id')), isActiveUser))
     .limit(1)
     .prepare(),
 )
 
 /**
  * The person and scope behind a bearer token, or null for anything that is not a live token of a
- * live account (malformed, unknown, wrong secret, expired, revoked, account deleted). Counts the
+ * live account (malformed, unknown, wrong secret, expired, revoked, account deleted or disabled). Counts the
  * request against the token's rate limit (RateLimited beyond it) and notes "last used" when the
  * note is over a minute old.
  */
@@ -172,7 +173,10 @@ export async function authenticateApiToken(
 /** Ids per query in `liveApiTokenIds`, well under SQLite's limit on bound parameters. */
 const IDS_PER_QUERY = 500
 
-/** Which of these tokens still authenticate (not revoked, not expired): open event streams ask. */
+/**
+ * Which of these tokens still authenticate (not revoked, not expired, their account not disabled):
+ * open event streams ask.
+ */
 export async function liveApiTokenIds(db: Database, ids: readonly string[], now = new Date()) {
   const live = new Set<string>()
   const isUnexpired = or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))
@@ -181,7 +185,8 @@ export async function liveApiTokenIds(db: Database, ids: readonly string[], now 
     const rows = await db
       .select({ id: apiTokens.id })
       .from(apiTokens)
-      .where(and(inArray(apiTokens.id, batch), isUnexpired))
+      .innerJoin(users, eq(users.id, apiTokens.userId))
+      .where(and(inArray(apiTokens.id, batch), isUnexpired, isActiveUser))
     for (const row of rows) live.add(row.id)
   }
   return live
