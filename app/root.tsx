@@ -15,10 +15,8 @@ import { authMiddleware } from '~/auth/middleware.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Header } from '~/components/header'
 import { PendingIndicator } from '~/components/pending-indicator'
-import { SupportSessionBanner } from '~/components/support-session-banner'
 import type { TaskModalData } from '~/components/task-modal'
 import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
-import { VerifyEmailBanner } from '~/components/verify-email-banner'
 import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
 import { outboxMiddleware } from '~/email/middleware.server'
@@ -70,6 +68,14 @@ export const links: Route.LinksFunction = () => [
  */
 const OpenTaskModal = lazy(() => import('~/components/open-task-modal'))
 
+/*
+ * Banners only some people see — an unverified address, a support session ("sign in as", /admin) —
+ * load only for them; like the task modal, with no Suspense boundary around them, so the server's
+ * shell waits for them and they are there without JavaScript too.
+ */
+const VerifyEmailBanner = lazy(() => import('~/components/verify-email-banner'))
+const SupportSessionBanner = lazy(() => import('~/components/support-session-banner'))
+
 /**
  * The keyboard's shortcuts and command palette (app/components/keyboard/): the listener renders
  * nothing until a key asks for a dialog, so it loads after the page hydrates, and its dialogs load
@@ -78,9 +84,7 @@ const OpenTaskModal = lazy(() => import('~/components/open-task-modal'))
 const KeyboardShortcuts = lazy(() => import('~/components/keyboard/keyboard-shortcuts'))
 
 /** Mention toasts for signed-in people: it renders nothing, so it loads after the page hydrates. */
-const MentionNotifications = lazy(() =>
-  import('~/components/mention-notifications').then((module) => ({ default: module.MentionNotifications })),
-)
+const MentionNotifications = lazy(() => import('~/components/mention-notifications'))
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware, outboxMiddleware]
 

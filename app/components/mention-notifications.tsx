@@ -121,7 +121,13 @@ function unreadKey(unread: readonly Pick<Mention, 'id'>[]) {
   return unread.map((mention) => mention.id).join(',')
 }
 
-export function MentionNotifications({ user, unreadCount }: { user: SessionUser; unreadCount: number }) {
+export default function MentionNotifications({
+  user,
+  unreadCount,
+}: {
+  user: SessionUser
+  unreadCount: number
+}) {
   const navigate = useNavigate()
   const location = useLocation()
   const csrfToken = useCsrfToken()

@@ -10,7 +10,7 @@ const STOP_ACTION = '/admin/sign-in-as/stop'
  * button that ends it and hands the admin their own session back. A plain form, so it works
  * without JavaScript.
  */
-export function SupportSessionBanner({ user }: { user: Pick<SessionUser, 'name' | 'email'> }) {
+export default function SupportSessionBanner({ user }: { user: Pick<SessionUser, 'name' | 'email'> }) {
   const isStopping = useIsPending({ formAction: STOP_ACTION })
   return (
     <aside

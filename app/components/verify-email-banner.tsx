@@ -14,7 +14,7 @@ const ACTION = '/email/request-verification'
  * the address and mentions wait. One button resends the link and comes back to this page. The
  * e-mail pages say the same at length, so the banner stays off them.
  */
-export function VerifyEmailBanner() {
+export default function VerifyEmailBanner() {
   const location = useLocation()
   const isSending = useIsPending({ formAction: ACTION })
   const toast = useRouteLoaderData<typeof rootLoader>('root')?.toast

@@ -2,7 +2,7 @@ import { ORPCError, os, ValidationError } from '@orpc/server'
 import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
 import type { Database } from '~/db/client.server'
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '~/db/unavailable.server'
-import type { ApiTokenScope } from '~/domain/constants'
+import type { ApiTokenScope } from '~/domain/api-tokens'
 import { Forbidden, isDomainError, RateLimited, Unauthorized } from '~/services/errors'
 import type { SessionUser } from '~/services/session-user'
 

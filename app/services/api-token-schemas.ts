@@ -1,4 +1,4 @@
-import { API_TOKEN_EXPIRIES, API_TOKEN_LIMITS, API_TOKEN_SCOPES } from '~/domain/constants'
+import { API_TOKEN_EXPIRIES, API_TOKEN_LIMITS, API_TOKEN_SCOPES } from '~/domain/api-tokens'
 import { z } from '~/utils/zod'
 
 /** The form that makes a personal API token (/settings/developer), and the service's input. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { apiTokens, users } from '~/db/schema'
-import { API_TOKEN_LIMITS } from '~/domain/constants'
+import { API_TOKEN_LIMITS } from '~/domain/api-tokens'
 import { hashToken } from '~/utils/crypto.server'
 import { createUser } from '../../tests/helpers/factories'
 import {

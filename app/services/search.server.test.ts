@@ -381,21 +381,30 @@ describe('rows written outside the services', () => {
     const scratch = await openScratchDatabase()
     try {
       await migrateDatabase(scratch.db, folder)
-      const ada = await createUser(scratch.db)
-      const task = await insertTask(scratch.db, {
-        userId: ada.id,
-        text: 'Written before search',
-        details: 'flamingo',
-      })
-      const comment = await createComment(scratch.db, {
-        taskId: task.id,
-        userId: ada.id,
-        content: 'older flamingo',
-      })
+      // Rows as that schema had them: the factories write today's columns, which it lacks.
+      const ada = { id: crypto.randomUUID(), email: 'ada-before-search@example.test', name: 'Ada' }
+      const task = { id: crypto.randomUUID() }
+      const comment = { id: crypto.randomUUID() }
+      const now = Date.now()
+      await scratch.db.run(
+        sql`INSERT INTO users (id, email, name, email_verified_at, created_at, updated_at) VALUES (${ada.id}, ${ada.email}, ${ada.name}, ${now}, ${now}, ${now})`,
+      )
+      await scratch.db.run(
+        sql`INSERT INTO tasks (id, user_id, text, details, created_at, updated_at) VALUES (${task.id}, ${ada.id}, 'Written before search', 'flamingo', ${now}, ${now})`,
+      )
+      await scratch.db.run(
+        sql`INSERT INTO comments (id, task_id, user_id, content, created_at, updated_at) VALUES (${comment.id}, ${task.id}, ${ada.id}, 'older flamingo', ${now}, ${now})`,
+      )
 
       await migrateDatabase(scratch.db)
 
-      const found = await search(scratch.db, viewerOf(ada), { query: 'flamingo' })
+      const found = await search(
+        scratch.db,
+        { id: ada.id, email: ada.email, emailVerified: true },
+        {
+          query: 'flamingo',
+        },
+      )
       expect(found.tasks.map((hit) => hit.id)).toEqual([task.id])
       expect(found.comments.map((hit) => hit.id)).toEqual([comment.id])
     } finally {

@@ -1,5 +1,4 @@
 import type { Status } from '~/domain/constants'
-import { addDays, isoDate, type LocalDate, mondayOf } from './calendar'
 
 /**
  * How a due date reads beside a task: "Due Thu, Dec 3", "Due today", or "Overdue" once the day
@@ -10,13 +9,13 @@ import { addDays, isoDate, type LocalDate, mondayOf } from './calendar'
 export type DueState = 'overdue' | 'today' | 'later'
 
 function asUtcDate(isoDay: string) {
-  const { year, month, day } = localDate(isoDay)
+  const [year = 1970, month = 1, day = 1] = isoDay.split('-').map(Number)
   return new Date(Date.UTC(year, month - 1, day))
 }
 
 export function dueStateOf(dueDate: string, status: Status, today: string): DueState {
   if (dueDate === today) return 'today'
-  return isDueWithin('overdue', { dueDate, status }, today) ? 'overdue' : 'later'
+  return isOpenBefore({ dueDate, status }, today) ? 'overdue' : 'later'
 }
 
 export function describeDue(dueDate: string, status: Status, today: string) {
@@ -34,11 +33,6 @@ export function describeDue(dueDate: string, status: Status, today: string) {
   return { state, label: `Due ${date}` }
 }
 
-function localDate(isoDay: string): LocalDate {
-  const [year = 1970, month = 1, day = 1] = isoDay.split('-').map(Number)
-  return { year, month, day }
-}
-
 /**
  * The windows of due dates, written once (docs/product-rules.md): the list's filter, the
  * dashboard's counts, the assistant's tool and the "Overdue" badge all read them, in memory
@@ -51,12 +45,22 @@ function localDate(isoDay: string): LocalDate {
 export const DUE_WINDOWS = ['overdue', 'today', 'week'] as const
 export type DueWindow = (typeof DUE_WINDOWS)[number]
 
-/** The days a window covers for a viewer whose date is `today`. */
+/** The day `days` after `isoDay`, as `YYYY-MM-DD`. */
+function daysAfter(isoDay: string, days: number) {
+  const date = asUtcDate(isoDay)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
+}
+
+/**
+ * The days a window covers for a viewer whose date is `today`. Plain UTC date arithmetic (a day
+ * has no zone here), so the badge on every task row carries no calendar code to the browser.
+ */
 export function dueWindowDays(window: DueWindow, today: string): { from: string | null; before: string } {
-  const date = localDate(today)
   if (window === 'overdue') return { from: null, before: today }
-  if (window === 'today') return { from: today, before: isoDate(addDays(date, 1)) }
-  return { from: today, before: isoDate(addDays(mondayOf(date), 7)) }
+  if (window === 'today') return { from: today, before: daysAfter(today, 1) }
+  // Next Monday: Sunday (0) is one day away, Monday (1) seven.
+  return { from: today, before: daysAfter(today, 7 - ((asUtcDate(today).getUTCDay() + 6) % 7)) }
 }
 
 /** Whether a task falls in a window: it has a due date in its days and is not Completed. */
@@ -65,7 +69,14 @@ export function isDueWithin(
   task: { dueDate: string | null; status: Status },
   today: string,
 ): boolean {
-  if (task.dueDate === null || task.status === 'Completed') return false
   const { from, before } = dueWindowDays(window, today)
-  return (from === null || task.dueDate >= from) && task.dueDate < before
+  return isOpenBefore(task, before) && (from === null || (task.dueDate as string) >= from)
+}
+
+/**
+ * Every window's end, and all there is to 'overdue' (the badge reads it alone, so the browser
+ * gets no more of the windows than this): dated, not Completed, due before `before`.
+ */
+function isOpenBefore(task: { dueDate: string | null; status: Status }, before: string) {
+  return task.dueDate !== null && task.status !== 'Completed' && task.dueDate < before
 }

@@ -20,6 +20,8 @@ import * as theme from '~/routes/resources/theme'
 import * as savedChat from '~/routes/saved-chats/chat'
 import * as savedChats from '~/routes/saved-chats/index'
 import * as billing from '~/routes/settings/billing'
+import * as developer from '~/routes/settings/developer/index'
+import * as webhookDeliveries from '~/routes/settings/developer/webhook-deliveries'
 import * as settings from '~/routes/settings/index'
 import * as settingsTwoFactor from '~/routes/settings/two-factor'
 import * as support from '~/routes/support'
@@ -228,6 +230,32 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
+    file: 'routes/settings/developer/index.tsx',
+    action: developer.action,
+    targets: [at('/settings/developer')],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'create-token', name: 'CI', scope: 'read', expiry: '30' },
+      { intent: 'revoke-token', tokenId: 'no-such-token' },
+      { intent: 'add-webhook', url: 'https://hooks.example.test/in', events: 'task.created' },
+      { intent: 'test-webhook', endpointId: 'no-such-endpoint' },
+      { intent: 'pause-webhook', endpointId: 'no-such-endpoint' },
+      { intent: 'delete-webhook', endpointId: 'no-such-endpoint' },
+    ],
+  }),
+  route({
+    file: 'routes/settings/developer/webhook-deliveries.tsx',
+    action: webhookDeliveries.action,
+    targets: [at('/settings/developer/webhooks/nope', { endpointId: 'nope' })],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'redeliver-webhook', endpointId: 'nope', deliveryId: 'nope' },
+      { intent: 'resume-webhook', endpointId: 'nope' },
+    ],
+  }),
+  route({
     file: 'routes/auth/login-provider.ts',
     action: startOAuth.action,
     targets: [
@@ -392,6 +420,18 @@ export const OTHER_ACTIONS: Record<string, string> = {
     'Stripe’s signed JSON events: tests/integration/payments.test.ts and app/services/payments/webhook.server.test.ts',
   'routes/api/chat.ts':
     "the chat's JSON door: tests/integration/chat-routes.test.ts sends it every kind of body",
+  // Everyone but an admin gets 404 for any body, before it is read: the console's own test posts
+  // every intent of every admin action as a visitor, a person and an unverified admin address.
+  'routes/admin/person.tsx':
+    'admin only: app/routes/admin/index.test.ts (404 for everyone else, every intent)',
+  'routes/admin/purchases.tsx':
+    'admin only: app/routes/admin/index.test.ts (404 for everyone else, every intent)',
+  'routes/admin/queues.tsx':
+    'admin only: app/routes/admin/index.test.ts (404 for everyone else, every intent)',
+  'routes/admin/stop-sign-in-as.ts': 'support sessions only: app/routes/admin/index.test.ts',
+  'routes/api/passkeys.ts':
+    'the passkey ceremonies take JSON: app/routes/api/passkeys.test.ts and app/services/passkeys.server.test.ts',
+  'routes/mcp.ts': 'the MCP door takes JSON-RPC with a bearer token: tests/integration/mcp.test.ts',
   'routes/api/events.ts':
     'the event streams take no body: any mutation is refused (403 without a token, else 405), tests/integration/fast-paths-parity.test.ts',
 }

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { API_TOKEN_SCOPES } from '~/domain/constants'
+import { API_TOKEN_SCOPES } from '~/domain/api-tokens'
 import { users } from './accounts'
 import { createdAt, ms } from './columns'
 

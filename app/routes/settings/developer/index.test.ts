@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { API_TOKEN_LIMITS } from '~/domain/constants'
+import { API_TOKEN_LIMITS } from '~/domain/api-tokens'
 import { authenticateApiToken, createApiToken, TOO_MANY_TOKENS } from '~/services/api-tokens.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { signedInBrowser } from '../../../../tests/helpers/auth'
