@@ -227,6 +227,8 @@ export const FORM_ACTIONS: FormActionRoute[] = [
       { intent: 'revoke-other-sessions' },
       { intent: 'revoke-all-sessions' },
       { intent: 'delete-account', password: TEST_PASSWORD, confirmation: 'delete my account' },
+      { intent: 'rename-passkey', passkeyId: 'no-such-passkey', name: 'My laptop' },
+      { intent: 'remove-passkey', passkeyId: 'no-such-passkey' },
     ],
   }),
   route({

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { passkeys } from '~/db/schema'
+import { passkeys, users } from '~/db/schema'
 import { CHALLENGE_EXPIRED, PASSKEY_UNKNOWN, relyingParty } from '~/services/passkeys.server'
-import { findSession } from '~/services/sessions.server'
+import { ACCOUNT_DISABLED, findSession } from '~/services/sessions.server'
 import {
   anonymousBrowser,
   callThroughMiddleware,
@@ -130,6 +130,20 @@ describe('signing in with a passkey', () => {
     const answer = await post('sign-in', visitor, { response: device.get(options.body as never) })
     expect(answer).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', message: PASSKEY_UNKNOWN } })
     expect(sessionCookieOf(answer.headers)).toBeUndefined()
+  })
+
+  test('a disabled account (/admin) signs in with no passkey: 403, with no session; enabled again, it does', async () => {
+    const { db, user, device } = await personWithPasskey()
+    await db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id))
+    const visitor = anonymousBrowser()
+    const options = await post('sign-in-options', visitor)
+    const refused = await post('sign-in', visitor, { response: device.get(options.body as never) })
+    expect(refused).toMatchObject({ status: 403, body: { message: ACCOUNT_DISABLED } })
+    expect(sessionCookieOf(refused.headers)).toBeUndefined()
+    await db.update(users).set({ disabledAt: null }).where(eq(users.id, user.id))
+    const again = await post('sign-in-options', visitor)
+    const answer = await post('sign-in', visitor, { response: device.get(again.body as never) })
+    expect(answer.status).toBe(200)
   })
 
   test('an unknown step is 404', async () => {
