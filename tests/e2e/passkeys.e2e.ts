@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { signUpThroughApi } from './api-client'
 import { type Running, startServer, stopServer, waitUntilListening } from './app-process'
+import { expectNoSeriousA11yViolations } from './axe'
 import { uniqueAddress } from './unique'
 
 /**
@@ -74,6 +75,7 @@ test('add a passkey, sign out, sign in with it, remove it, and it no longer work
   await expect(row).toHaveCount(1)
   await expect(row).toContainText('Passkey on Chrome on Linux')
   await expect(row).toContainText('Never used')
+  await expectNoSeriousA11yViolations(page, 'settings with a passkey')
 
   // Signed out, back in with the passkey alone: the e-mail field offers it too.
   await signOut(page)

@@ -1,3 +1,4 @@
+import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
 import { totpAt } from './totp'
 
@@ -13,6 +14,7 @@ test('two-factor sign-in is turned on in settings and then asked for at sign-in'
   signedInPage: page,
   person,
   pageFor,
+  javaScriptEnabled,
 }) => {
   // Each password check is real scrypt, slow on a loaded machine: the steps get a minute each.
   test.setTimeout(300_000)
@@ -23,6 +25,8 @@ test('two-factor sign-in is turned on in settings and then asked for at sign-in'
   await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click()
   await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10, slow)
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
+  // axe runs as a script in the page: the JavaScript-off project checks the same server markup's use.
+  if (javaScriptEnabled) await expectNoSeriousA11yViolations(page, 'two-factor setup')
   const secret = (await page.getByTestId('two-factor-secret').textContent())?.trim() ?? ''
   expect(secret).toMatch(/^[A-Z2-7]{32}$/)
   await page.getByLabel('Code from the app').fill(totpAt(secret, Date.now()))
@@ -39,6 +43,7 @@ test('two-factor sign-in is turned on in settings and then asked for at sign-in'
   const code = visitor.getByLabel('Code', { exact: true })
   await expect(code).toHaveAttribute('autocomplete', 'one-time-code')
   await expect(code).toHaveAttribute('inputmode', 'numeric')
+  if (javaScriptEnabled) await expectNoSeriousA11yViolations(visitor, 'the code page')
 
   await code.fill('000000')
   await visitor.getByRole('button', { name: 'Verify' }).click()

@@ -2,6 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
 import { Webhook } from 'standardwebhooks'
+import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
 
 /**
@@ -56,6 +57,7 @@ test('add a webhook endpoint, see its secret once, and receive a verified test e
     const endpoint = section.getByTestId('webhook-endpoint').filter({ hasText: url })
     await expect(endpoint).toContainText('Task created')
     await expect(endpoint).not.toContainText('Comment deleted')
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page, 'developer settings with an endpoint')
 
     await endpoint.getByRole('button', { name: `Send test event for ${url}` }).click()
     await expect(notice(page, javaScriptEnabled, 'Test event queued')).toBeVisible()
@@ -74,6 +76,7 @@ test('add a webhook endpoint, see its secret once, and receive a verified test e
     await page.getByRole('link', { name: 'Deliveries' }).click()
     await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible()
     await expect(page.getByTestId('webhook-delivery')).toContainText('succeeded')
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page, 'webhook deliveries')
   } finally {
     await new Promise<void>((resolve) => receiver.close(() => resolve()))
   }
