@@ -187,7 +187,10 @@ describe('the JSON door and RPC', () => {
     const code = await codeAt(secret)
     const right = await post('two-factor/verify-totp', { code, trustDevice: true }, cookie)
     expect(right.status).toBe(200)
-    expect(right.data).toMatchObject({ token: expect.any(String), user: { id: user.id, email: user.email } })
+    expect(right.data).toMatchObject({
+      token: expect.any(String),
+      user: { id: user.id, email: user.email, twoFactorEnabled: true },
+    })
     expect(sessionCookieOf(right.headers)).toBeTruthy()
 
     // The same code again, with a new pending sign-in, is refused: codes work once.

@@ -32,6 +32,7 @@ import {
   revokeAllSessions,
   revokeOtherSessions,
 } from '~/services/sessions.server'
+import { isTwoFactorOn } from '~/services/two-factor.server'
 import { localPath } from '~/utils/redirect.server'
 import { z } from '~/utils/zod'
 import { body, json, sessionJson, userJson } from './responses.server'
@@ -56,8 +57,13 @@ export async function requireSession(args: BetterAuthArgs) {
   return { user: auth.user, session: auth.session }
 }
 
-export function userRow(userId: string) {
-  return getAccountDates(database(), userId)
+export async function userRow(userId: string) {
+  const db = database()
+  const [dates, twoFactorEnabled] = await Promise.all([
+    getAccountDates(db, userId),
+    isTwoFactorOn(db, userId),
+  ])
+  return dates && { ...dates, twoFactorEnabled }
 }
 
 /** A session started on this browser, as better-auth's `{ token, user }` with its cookies. */

@@ -5,7 +5,10 @@ import { z } from '~/utils/zod'
 
 /** The JSON shapes the better-auth client reads: its user, its session, its errors. */
 
-export function userJson(user: SessionUser, row?: { createdAt: Date; updatedAt: Date }) {
+export function userJson(
+  user: SessionUser,
+  row?: { createdAt: Date; updatedAt: Date; twoFactorEnabled?: boolean },
+) {
   return {
     id: user.id,
     email: user.email,
@@ -14,6 +17,8 @@ export function userJson(user: SessionUser, row?: { createdAt: Date; updatedAt: 
     emailVerified: user.emailVerified,
     createdAt: row?.createdAt.toISOString() ?? null,
     updatedAt: row?.updatedAt.toISOString() ?? null,
+    // The field better-auth's two-factor plugin adds to its user.
+    twoFactorEnabled: row?.twoFactorEnabled ?? false,
   }
 }
 
