@@ -3,7 +3,7 @@ import { generateTOTP } from '@epic-web/totp'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
-import { recoveryCodes, sessions, twoFactors } from '~/db/schema'
+import { rateLimits, recoveryCodes, sessions, twoFactors } from '~/db/schema'
 import { client } from '../../tests/helpers/account-service'
 import { createUser, TEST_PASSWORD } from '../../tests/helpers/factories'
 import { failure } from '../../tests/helpers/failure'
@@ -264,8 +264,12 @@ describe('recovery codes and turning off', () => {
     const { id } = await createSession(db, user.id)
     await confirmTwoFactor(db, user.id, await codeAt(setup.secret, Date.now() - STEP_MS), id)
 
-    expect(await failure(turnOffTwoFactor(db, user.id, { code: '000000' }))).toBeInstanceOf(Invalid)
-    await turnOffTwoFactor(db, user.id, { code: await codeAt(setup.secret, Date.now()) })
+    const ip = `192.0.2.${Math.floor(Math.random() * 250) + 1}`
+    expect(await failure(turnOffTwoFactor(db, user.id, { code: '000000', ip }))).toBeInstanceOf(Invalid)
+    // The wrong code counts against the address it came from, as at sign-in — not a shared bucket.
+    const [counted] = await db.select().from(rateLimits).where(eq(rateLimits.key, `two-factor:ip:${ip}`))
+    expect(counted?.count).toBe(1)
+    await turnOffTwoFactor(db, user.id, { code: await codeAt(setup.secret, Date.now()), ip })
     expect(await isTwoFactorOn(db, user.id)).toBe(false)
   })
 })

@@ -36,7 +36,11 @@ export const INVALID_RECOVERY_CODE = 'That recovery code is not valid or was alr
 export const WRONG_PASSWORD = 'Password is incorrect.'
 
 /** What proves it is the person before two-factor changes: the password, or for accounts without one a code. */
-export type Proof = { password?: string; code?: string }
+/**
+ * What a change to two-factor is proven with: the password, or for an account without one a
+ * current code; and the address it came from, which wrong codes are counted against as at sign-in.
+ */
+export type Proof = { password?: string; code?: string; ip?: string | null }
 type Client = { ip?: string | null }
 
 export type TwoFactorStatus = { status: 'off' | 'pending' | 'on'; recoveryCodesLeft: number }
@@ -263,7 +267,7 @@ async function requirePassword(user: { passwordHash: string | null }, password: 
 async function requireProof(db: Database, user: { id: string; passwordHash: string | null }, proof: Proof) {
   if (user.passwordHash) return requirePassword(user, proof.password)
   try {
-    await verifySecondFactor(db, user.id, { code: proof.code ?? '', kind: 'totp' })
+    await verifySecondFactor(db, user.id, { code: proof.code ?? '', kind: 'totp' }, { ip: proof.ip })
   } catch (error) {
     if (error instanceof Unauthorized) throw new Invalid(INVALID_CODE, codeIssue(INVALID_CODE))
     throw error

@@ -1,3 +1,4 @@
+import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
 
 /**
@@ -9,7 +10,7 @@ import { expect, test } from './fixtures'
 // Signing up with real scrypt on two shared cores, then axe: slower than most journeys.
 test.describe.configure({ timeout: 150_000 })
 
-test('create a token, use it, revoke it', async ({ signedInPage: page, baseURL }) => {
+test('create a token, use it, revoke it', async ({ signedInPage: page, baseURL, javaScriptEnabled }) => {
   await page.goto('/settings/developer')
   await expect(page.getByRole('heading', { name: 'Developer settings' })).toBeVisible()
   await page.getByLabel('Name').fill('Release script')
@@ -24,6 +25,8 @@ test('create a token, use it, revoke it', async ({ signedInPage: page, baseURL }
   const row = page.getByTestId('token-row').filter({ hasText: 'Release script' })
   await expect(row).toContainText('Read only')
   await expect(row).toContainText('Last used never')
+  // axe runs as a script in the page, as in every journey: with JavaScript on.
+  if (javaScriptEnabled) await expectNoSeriousA11yViolations(page, 'developer settings with a new token')
 
   const call = () =>
     fetch(`${baseURL}/api/rpc/task/getAll`, { headers: { Authorization: `Bearer ${token}` } })

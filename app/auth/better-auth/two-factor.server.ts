@@ -1,3 +1,4 @@
+import { clientIp } from '~/auth/client-ip.server'
 import { getAuth } from '~/auth/context.server'
 import { finishSecondFactor } from '~/auth/sign-in.server'
 import { database } from '~/db/client.server'
@@ -40,7 +41,13 @@ async function verify(args: BetterAuthArgs, kind: 'totp' | 'recovery') {
     const { status } = await twoFactorStatus(db, auth.user.id)
     if (status === 'pending' && kind === 'totp')
       await confirmTwoFactor(db, auth.user.id, input.code, auth.session.id)
-    else await verifySecondFactor(db, auth.user.id, { code: input.code, kind })
+    else
+      await verifySecondFactor(
+        db,
+        auth.user.id,
+        { code: input.code, kind },
+        { ip: clientIp(args.request, args.context) },
+      )
     return json({ token: auth.session.id, user: userJson(auth.user, await userRow(auth.user.id)) })
   }
   const signedIn = await finishSecondFactor(args, { code: input.code, kind })
@@ -51,7 +58,10 @@ export const TWO_FACTOR_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Prom
   'two-factor/enable': async (args) => {
     const { user } = await requireSession(args)
     const input = await body(args.request, PasswordBody.extend({ issuer: z.string().optional() }))
-    const setup = await beginTwoFactor(database(), user.id, input)
+    const setup = await beginTwoFactor(database(), user.id, {
+      ...input,
+      ip: clientIp(args.request, args.context),
+    })
     return json({ method: 'totp', totpURI: setup.uri, backupCodes: setup.recoveryCodes })
   },
 
@@ -61,7 +71,7 @@ export const TWO_FACTOR_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Prom
   'two-factor/disable': async (args) => {
     const { user } = await requireSession(args)
     const input = await body(args.request, PasswordBody.extend({ code: z.string().max(64).optional() }))
-    await turnOffTwoFactor(database(), user.id, input)
+    await turnOffTwoFactor(database(), user.id, { ...input, ip: clientIp(args.request, args.context) })
     return json({ status: true })
   },
 
@@ -74,6 +84,12 @@ export const TWO_FACTOR_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Prom
   'two-factor/generate-backup-codes': async (args) => {
     const { user } = await requireSession(args)
     const input = await body(args.request, PasswordBody)
-    return json({ status: true, backupCodes: await regenerateRecoveryCodes(database(), user.id, input) })
+    return json({
+      status: true,
+      backupCodes: await regenerateRecoveryCodes(database(), user.id, {
+        ...input,
+        ip: clientIp(args.request, args.context),
+      }),
+    })
   },
 }

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import QRCode from 'qrcode'
 import { data, Link } from 'react-router'
+import { clientIp } from '~/auth/client-ip.server'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
@@ -9,6 +10,7 @@ import { getAccount } from '~/services/profile.server'
 import {
   beginTwoFactor,
   confirmTwoFactor,
+  type Proof,
   regenerateRecoveryCodes,
   turnOffTwoFactor,
   twoFactorSecret,
@@ -60,6 +62,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, context, url)
+  // Wrong codes given as proof count against this address, as at sign-in.
+  const proofFrom = (proof: Proof) => ({ ...proof, ip: clientIp(request, context) })
   const db = database()
   const formData = await readFormData(request)
   const intent = formData.get('intent')
@@ -71,7 +75,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       if (submission.status !== 'success')
         return data({ intent, result: submission.reply() }, { status: 400 })
       try {
-        const setup = await beginTwoFactor(db, user.id, submission.value)
+        const setup = await beginTwoFactor(db, user.id, proofFrom(submission.value))
         return data({ intent, result: null, recoveryCodes: setup.recoveryCodes })
       } catch (error) {
         return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
@@ -99,10 +103,10 @@ export async function action({ request, context, url }: Route.ActionArgs) {
         return data({ intent, result: submission.reply() }, { status: 400 })
       try {
         if (intent === 'regenerate') {
-          const recoveryCodes = await regenerateRecoveryCodes(db, user.id, submission.value)
+          const recoveryCodes = await regenerateRecoveryCodes(db, user.id, proofFrom(submission.value))
           return data({ intent, result: null, recoveryCodes })
         }
-        await turnOffTwoFactor(db, user.id, submission.value)
+        await turnOffTwoFactor(db, user.id, proofFrom(submission.value))
       } catch (error) {
         return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
       }
