@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lte, min, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, lte, min, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { jobs, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
 import { type Builder, commit, wroteJustBefore } from '~/db/write.server'
@@ -33,16 +33,17 @@ export function webhookRetryDelayMs(attempts: number) {
 /**
  * The statements that make an endpoint's job run at `runAt`, or sooner if it waits for later (a
  * retry): scheduling alone keeps a waiting job's time, and a new message must not wait for an
- * older one's retry. For the commit that queues the message.
+ * older one's retry. For the commit that queues the message, and only while `onlyIf` holds (the
+ * person's own endpoint): a refused request queues nothing.
  */
-export function deliverSoon(db: Builder, endpointId: string, runAt: Date) {
+export function deliverSoon(db: Builder, endpointId: string, runAt: Date, onlyIf: SQL = sql`1`) {
   const id = `${WEBHOOK_DELIVERIES_JOB}:${endpointId}`
   return [
-    scheduleJob(db, { id, type: WEBHOOK_DELIVERIES_JOB, payload: { endpointId }, runAt }),
+    scheduleJob(db, { id, type: WEBHOOK_DELIVERIES_JOB, payload: { endpointId }, runAt }, onlyIf),
     db
       .update(jobs)
       .set({ runAt })
-      .where(and(eq(jobs.id, id), eq(jobs.status, 'pending'), gt(jobs.runAt, runAt))),
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'pending'), gt(jobs.runAt, runAt), onlyIf)),
   ]
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { webhookDeliveries, webhookEndpoints } from '~/db/schema'
 import { commit, insertIf, wroteJustBefore } from '~/db/write.server'
@@ -43,6 +43,10 @@ const toView = (row: { createdAt: Date } & Omit<WebhookEndpointView, 'createdAt'
 
 const ownedBy = (actor: Actor, endpointId: string) =>
   and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.userId, actor.id))
+
+/** The guard of a statement on another table: the endpoint is the actor's, as the commit runs. */
+const isOwnEndpoint = (actor: Actor, endpointId: string) =>
+  sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${ownedBy(actor, endpointId)})`
 
 /** A new `whsec_` secret: 32 random bytes, base64, as Standard Webhooks libraries read it. */
 function newSecret() {
@@ -115,6 +119,7 @@ export async function pauseWebhookEndpoint(db: Database, actor: Actor, endpointI
  */
 export async function resumeWebhookEndpoint(db: Database, actor: Actor, endpointId: string) {
   const now = new Date()
+  const isOwn = isOwnEndpoint(actor, endpointId)
   const { resumed } = await commit(db, {
     resumed: db
       .update(webhookEndpoints)
@@ -130,7 +135,7 @@ export async function resumeWebhookEndpoint(db: Database, actor: Actor, endpoint
           wroteJustBefore,
         ),
       ),
-    job: deliverSoon(db, endpointId, now),
+    job: deliverSoon(db, endpointId, now, isOwn),
   })
   if (resumed.rowsAffected === 0) throw new NotFound(ENDPOINT_NOT_FOUND)
 }
@@ -147,6 +152,7 @@ export async function sendTestEvent(db: Database, actor: Actor, endpointId: stri
   await getWebhookEndpoint(db, actor, endpointId)
   const now = new Date()
   const id = `msg_test_${crypto.randomUUID()}`
+  const isOwn = isOwnEndpoint(actor, endpointId)
   await commit(db, {
     message: insertIf(
       db,
@@ -167,9 +173,9 @@ export async function sendTestEvent(db: Database, actor: Actor, endpointId: stri
         responseExcerpt: null,
         createdAt: now,
       },
-      sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${ownedBy(actor, endpointId)})`,
+      isOwn,
     ),
-    job: deliverSoon(db, endpointId, now),
+    job: deliverSoon(db, endpointId, now, isOwn),
   })
   return id
 }
@@ -206,19 +212,21 @@ export async function listWebhookDeliveries(db: Database, actor: Actor, endpoint
 /** "Redeliver": the same message — same `webhook-id`, same body — sent again now, retried for a day. */
 export async function redeliver(db: Database, actor: Actor, endpointId: string, deliveryId: string) {
   const now = new Date()
-  const isOwnEndpoint = sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${ownedBy(actor, endpointId)})`
+  const isOwn = isOwnEndpoint(actor, endpointId)
   const { queued } = await commit(db, {
     queued: db
       .update(webhookDeliveries)
       .set({ status: 'pending', nextAttemptAt: now, retryUntil: new Date(now.getTime() + RETRY_FOR_MS) })
-      .where(
-        and(
-          eq(webhookDeliveries.id, deliveryId),
-          eq(webhookDeliveries.endpointId, endpointId),
-          isOwnEndpoint,
-        ),
-      ),
-    job: deliverSoon(db, endpointId, now),
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId), isOwn)),
+    job: deliverSoon(
+      db,
+      endpointId,
+      now,
+      and(
+        isOwn,
+        sql`EXISTS (SELECT 1 FROM ${webhookDeliveries} WHERE ${and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId))})`,
+      ) as SQL,
+    ),
   })
   if (queued.rowsAffected === 0) throw new NotFound(DELIVERY_NOT_FOUND)
 }
