@@ -267,7 +267,10 @@ describe('recovery codes and turning off', () => {
     const ip = `192.0.2.${Math.floor(Math.random() * 250) + 1}`
     expect(await failure(turnOffTwoFactor(db, user.id, { code: '000000', ip }))).toBeInstanceOf(Invalid)
     // The wrong code counts against the address it came from, as at sign-in — not a shared bucket.
-    const [counted] = await db.select().from(rateLimits).where(eq(rateLimits.key, `two-factor:ip:${ip}`))
+    const [counted] = await db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `two-factor:ip:${ip}`))
     expect(counted?.count).toBe(1)
     await turnOffTwoFactor(db, user.id, { code: await codeAt(setup.secret, Date.now()), ip })
     expect(await isTwoFactorOn(db, user.id)).toBe(false)
