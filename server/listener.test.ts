@@ -17,7 +17,15 @@ let server: Server | undefined
 let port = 0
 let seen: Seen[] = []
 
-async function start(options: Partial<ListenerOptions> = {}, timeouts = { headersMs: 400, requestMs: 800 }) {
+/**
+ * Timeouts no normal request meets even on a starved test machine; the slow-client tests pass
+ * `CUT_OFF` instead, short enough to watch them work, long enough that the normal request each
+ * sends afterwards (`stillServes`) never meets them.
+ */
+const PATIENT = { headersMs: 10_000, requestMs: 20_000 }
+const CUT_OFF = { headersMs: 1_000, requestMs: 1_500 }
+
+async function start(options: Partial<ListenerOptions> = {}, timeouts = PATIENT) {
   seen = []
   const errors: unknown[] = []
   const listener = createListener({
@@ -187,7 +195,7 @@ describe('request bodies', () => {
   })
 
   it('cuts off a body that never finishes with 408', async () => {
-    await start()
+    await start({}, CUT_OFF)
     const started = Date.now()
     const response = await raw(`POST /form HTTP/1.1\r\nHost: app.example\r\nContent-Length: 100\r\n\r\nabc`, {
       waitMs: 4_000,
@@ -199,7 +207,7 @@ describe('request bodies', () => {
   })
 
   it('cuts off headers sent a byte at a time (slowloris) with 408', async () => {
-    await start()
+    await start({}, CUT_OFF)
     const started = Date.now()
     const drip = 'GET / HTTP/1.1\r\nHost: app.example\r\nX-Slow: '.split('')
     const response = await raw([...drip, ...'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'.split('')], {

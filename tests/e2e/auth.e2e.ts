@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { signUpThroughApi } from './api-client'
 import { expect, test } from './fixtures'
+import { SCRYPT_WAIT, signUpInBrowser } from './sign-up'
 import { uniqueAddress } from './unique'
 
 /**
@@ -16,9 +17,6 @@ import { uniqueAddress } from './unique'
 const PASSWORD = 'a long enough password'
 // Sign-ups and sign-ins run real scrypt on a server shared with the other workers' tests.
 test.describe.configure({ timeout: 120_000 })
-
-/** After a password is checked or set: real scrypt on the server, seconds on a busy machine. */
-const SCRYPT_WAIT = { timeout: 30_000 }
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('E-mail').fill(email)
@@ -48,13 +46,7 @@ test('sign up → guided to onboarding → skip it to the dashboard → Sign Out
   const email = uniqueAddress('signup', testInfo.project.name)
   const name = `Sam ${testInfo.project.name}`
 
-  await page.goto('/signup')
-  await page.getByLabel('Name').fill(name)
-  await page.getByLabel('E-mail').fill(email.toUpperCase())
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
-
-  await expect(page).toHaveURL(/\/onboarding$/, SCRYPT_WAIT)
+  await signUpInBrowser(page, { name, email: email.toUpperCase(), password: PASSWORD })
   await expect(page.getByRole('heading', { name: 'Confirm your name and avatar' })).toBeVisible()
   await page.getByRole('button', { name: 'Skip setup' }).click()
   await expect(page).toHaveURL(/\/dashboard$/)

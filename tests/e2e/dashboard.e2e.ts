@@ -2,6 +2,7 @@ import { expect as baseExpect, type Locator, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations, skipWithoutJavaScript } from './axe'
 import { expect, test } from './fixtures'
 import { createTaskThroughApi } from './rpc-calls'
+import { signUpInBrowser } from './sign-up'
 import { modal, modalReady } from './task-page'
 import { expectTheme, THEMES } from './theme-cookie'
 import { uniqueAddress, uniqueTitle } from './unique'
@@ -12,8 +13,6 @@ import { uniqueAddress, uniqueTitle } from './unique'
  * created and completed. Then the dashboard and onboarding pages against axe, in both themes and
  * on a phone.
  */
-
-const SCRYPT_WAIT = { timeout: 30_000 }
 
 // The browser's own zone, which its boot script reports to the server (with JavaScript).
 test.use({ timezoneId: 'America/New_York' })
@@ -46,14 +45,9 @@ test('a new person is guided to a first shared task, and the dashboard counts wh
   const email = uniqueAddress('onboarding', project)
   const first = uniqueTitle('Plan the launch', project)
 
-  await page.goto('/signup')
-  await page.getByLabel('Name').fill('Newcomer')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('Password').fill('a long enough password')
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await signUpInBrowser(page, { name: 'Newcomer', email, password: 'a long enough password' })
 
   // Step 1: name and avatar.
-  await expect(page).toHaveURL(/\/onboarding$/, SCRYPT_WAIT)
   await expect(page.getByText('Step 1 of 4')).toBeVisible()
   await page.getByLabel('Name').fill('Ada Newcomer')
   await page.getByRole('button', { name: 'Save and continue' }).click()

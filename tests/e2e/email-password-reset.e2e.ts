@@ -1,5 +1,6 @@
 import { linkIn } from '../fixtures/smtp-server'
 import { expect, test } from './fixtures'
+import { SCRYPT_WAIT, signUpInBrowser } from './sign-up'
 import { emailsTo, waitForEmail } from './smtp-inbox'
 import { uniqueAddress } from './unique'
 
@@ -21,13 +22,7 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   test.setTimeout(120_000)
   // A signed-in "laptop": the session a reset must end.
   const email = uniqueAddress('reset', testInfo.project.name)
-  await page.goto('/signup')
-  await page.getByLabel('Name').fill('Reese')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('Password').fill('the old password')
-  await page.getByRole('button', { name: 'Create account' }).click()
-  // A new account is guided to onboarding first.
-  await expect(page).toHaveURL(/\/onboarding$/)
+  await signUpInBrowser(page, { name: 'Reese', email, password: 'the old password' })
 
   // Another browser, signed out, forgot the password.
   const other = await pageFor('visitor')
@@ -59,7 +54,7 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await other.getByLabel('New password', { exact: true }).fill('the new password')
   await other.getByLabel('Repeat the new password').fill('the new password')
   await other.getByRole('button', { name: 'Set new password' }).click()
-  await expect(other).toHaveURL(/\/login$/)
+  await expect(other).toHaveURL(/\/login$/, SCRYPT_WAIT)
   if (javaScriptEnabled) await expect(other.getByText('Password changed')).toBeVisible()
   await waitForEmail(email, 'Your Threadwork password was changed')
 
@@ -71,11 +66,11 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   await other.getByLabel('E-mail').fill(email)
   await other.getByLabel('Password').fill('the old password')
   await other.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await expect(other.getByText('Invalid e-mail or password.')).toBeVisible()
+  await expect(other.getByText('Invalid e-mail or password.')).toBeVisible(SCRYPT_WAIT)
   await other.getByLabel('E-mail').fill(email)
   await other.getByLabel('Password').fill('the new password')
   await other.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await expect(other).toHaveURL(/\/dashboard$/)
+  await expect(other).toHaveURL(/\/dashboard$/, SCRYPT_WAIT)
   await expect(other.getByRole('heading', { name: 'Welcome back, Reese' })).toBeVisible()
 
   // The link is used up.

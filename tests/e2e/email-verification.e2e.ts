@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { linkIn } from '../fixtures/smtp-server'
 import { expect, test } from './fixtures'
+import { signUpInBrowser } from './sign-up'
 import { waitForEmail } from './smtp-inbox'
 import { uniqueAddress } from './unique'
 
@@ -12,14 +13,9 @@ import { uniqueAddress } from './unique'
 const BANNER = 'Verify your e-mail address to receive shared tasks and mentions.'
 const SUBJECT = 'Verify your e-mail address'
 
+/** A new account is guided to onboarding first; these journeys go on from the dashboard. */
 async function signUp(page: Page, name: string, email: string) {
-  await page.goto('/signup')
-  await page.getByLabel('Name').fill(name)
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('Password').fill('a long enough password')
-  await page.getByRole('button', { name: 'Create account' }).click()
-  // A new account is guided to onboarding first; these journeys go on from the dashboard.
-  await expect(page).toHaveURL(/\/onboarding$/)
+  await signUpInBrowser(page, { name, email, password: 'a long enough password' })
   await page.goto('/dashboard')
 }
 

@@ -11,9 +11,15 @@ import { startAuthentication, startRegistration, WebAuthnAbortService } from '@s
  * is fetched only by a browser that can use passkeys, when it first needs them.
  */
 
-/** A refusal worth showing: the server's message, or what went wrong on the way. */
+/** A refusal worth showing: the server's message at one step of a ceremony. */
 export class PasskeyError extends Error {
   override name = 'PasskeyError'
+  constructor(
+    message: string,
+    readonly step: string,
+  ) {
+    super(message)
+  }
 }
 
 async function post<Answer>(step: string, csrfToken: string, body: unknown = {}): Promise<Answer> {
@@ -23,7 +29,7 @@ async function post<Answer>(step: string, csrfToken: string, body: unknown = {})
     body: JSON.stringify(body),
   })
   const answer = (await response.json().catch(() => null)) as { message?: string } | null
-  if (!response.ok) throw new PasskeyError(answer?.message ?? 'Something went wrong. Try again.')
+  if (!response.ok) throw new PasskeyError(answer?.message ?? 'Something went wrong. Try again.', step)
   return answer as Answer
 }
 
@@ -53,6 +59,15 @@ export async function signInWithPasskey(csrfToken: string, redirect: string, { a
 /** Ends the ceremony still waiting (the autofill request), so another can start. */
 export function cancelPasskeyRequest() {
   WebAuthnAbortService.cancelCeremony()
+}
+
+/**
+ * True for the server's refusal of a passkey the person chose. The only failure the autofill
+ * request reports: nobody asked for it, so its start failing (a browser that refuses this origin,
+ * a busy server) is not news to them, and the button is still there to ask outright.
+ */
+export function isRefusedChoice(error: unknown) {
+  return error instanceof PasskeyError && error.step === 'sign-in'
 }
 
 /**

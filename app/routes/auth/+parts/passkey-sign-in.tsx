@@ -97,7 +97,7 @@ function usePasskeyAutofill(
           window.location.assign(await ceremonies.signInWithPasskey(csrfToken, redirect, { autofill: true }))
         } catch (failure) {
           // Not started again on a refusal: the button is there to try once more.
-          if (mine === generation && !ceremonies.isCancelled(failure)) onError(messageOf(failure))
+          if (mine === generation && ceremonies.isRefusedChoice(failure)) onError(messageOf(failure))
         }
       })()
     }
