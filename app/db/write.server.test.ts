@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@libsql/client'
 import { eq, sql } from 'drizzle-orm'
-import { describe, expect, test } from 'vitest'
+import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { describe, expect, test, vi } from 'vitest'
+import { dbBusyRetries } from '~/utils/metrics.server'
 import { createUser } from '../../tests/helpers/factories'
-import { database } from './client.server'
+import { database, openDatabase } from './client.server'
 import { events, jobs, rateLimits } from './schema'
 import { commit, insertIf, prepareStep, wroteJustBefore } from './write.server'
 
@@ -150,4 +156,35 @@ describe('prepareStep', () => {
     )
     expect(() => job({ type: 'probe', payload: '{}' })).toThrow(/needs "id" given/)
   })
+})
+
+describe('a database busy past its timeout', () => {
+  test('the commit is sent again, counted in threadwork_db_busy_retries_total, and lands once', async () => {
+    // A file of its own: another client's write lock must outlast the app's 5 s busy timeout.
+    const folder = mkdtempSync(join(tmpdir(), 'threadwork-busy-'))
+    const path = join(folder, 'busy.db')
+    const app = openDatabase({ url: `file:${path}` })
+    const other = createClient({ url: `file:${path}` })
+    try {
+      await app.$client.execute('CREATE TABLE notes (body TEXT)')
+      const notes = sqliteTable('notes', { body: text('body') })
+      const retries = async () => (await dbBusyRetries.get()).values[0]?.value ?? 0
+      const before = await retries()
+
+      const holding = await other.transaction('write')
+      const writing = commit(app, { note: app.insert(notes).values({ body: 'late' }) })
+      await vi.waitFor(async () => expect(await retries()).toBeGreaterThan(before), {
+        timeout: 20_000,
+        interval: 50,
+      })
+      await holding.commit()
+
+      expect((await writing).note.rowsAffected).toBe(1)
+      expect(await app.select().from(notes)).toEqual([{ body: 'late' }])
+    } finally {
+      other.close()
+      app.$client.close()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 30_000)
 })
