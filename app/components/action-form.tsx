@@ -1,7 +1,8 @@
 import type { ComponentProps, Ref } from 'react'
 import { type FetcherFormProps, type FetcherWithComponents, Form, useLocation } from 'react-router'
 import { CSRF_FIELD, CsrfInput, useCsrfToken } from '~/components/csrf-input'
-import { useSubmitOnce } from '~/utils/pending'
+import { type ButtonVariant, StatusButton } from '~/components/ui/button'
+import { useIsPending, useSubmitOnce } from '~/utils/pending'
 
 type Fetcher = Pick<FetcherWithComponents<unknown>, 'Form' | 'submit'>
 
@@ -37,6 +38,49 @@ export function ActionForm({ fetcher, intent, redirectTo, onSubmit, children, ..
       {returnTo === undefined ? null : <input type="hidden" name="redirectTo" value={returnTo} />}
       {children}
     </FormElement>
+  )
+}
+
+/**
+ * A form of one button that acts on one item — revoke a session, remove a passkey, retry a job:
+ * the `intent`, the fields that name the item (hidden), and a small button that shows it is
+ * pending for this item's submission only. `accessibleName`, when the item is not in `label`,
+ * tells a screen reader which one ("Revoke" → "Revoke Firefox on Linux session").
+ */
+export function ActionButton({
+  intent,
+  fields,
+  label,
+  pendingText,
+  accessibleName,
+  variant = 'outline',
+  action,
+}: {
+  intent: string
+  fields: Record<string, string>
+  label: string
+  pendingText: string
+  accessibleName?: string
+  variant?: ButtonVariant
+  /** Another route's action: the form goes there, and comes back to this page. */
+  action?: string
+}) {
+  const isPending = useIsPending({ intent, fields })
+  return (
+    <ActionForm intent={intent} action={action} redirectTo={action ? true : undefined}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <StatusButton
+        isPending={isPending}
+        pendingText={pendingText}
+        variant={variant}
+        size="sm"
+        aria-label={accessibleName}
+      >
+        {label}
+      </StatusButton>
+    </ActionForm>
   )
 }
 

@@ -11,7 +11,8 @@ import { uniqueTitle } from './unique'
  * axe on every page and state of the app, light and dark: every page the sitemap lists, the
  * public pages it leaves out, forms showing their errors, and what a signed-in person opens (the
  * task modal with a discussion, its edit, reply and delete views, the account menu, the mobile
- * drawer). A serious or critical finding anywhere fails. Each test gathers the findings of all its
+ * drawer, the due and assignee badges, two-factor setup, the developer page and a webhook
+ * endpoint's deliveries). A serious or critical finding anywhere fails. Each test gathers the findings of all its
  * pages before failing, so one run names every page that needs work.
  */
 
@@ -94,10 +95,21 @@ test.describe('axe: no serious or critical finding on any page, in any state', (
       const page = await pageFor(owner, { theme })
       const findings = new Findings(page, theme)
 
-      for (const path of ['/dashboard', '/task', '/settings']) {
+      for (const path of ['/dashboard', '/task', '/settings', '/settings/two-factor', '/notifications']) {
         await page.goto(path)
         await findings.check(path)
       }
+
+      // The developer page with a webhook endpoint, and that endpoint's deliveries.
+      await page.goto('/settings/developer')
+      const webhooks = page.getByRole('region', { name: 'Webhooks' })
+      await webhooks.getByLabel('Endpoint URL').fill('https://hooks.example.test/in')
+      await webhooks.getByRole('button', { name: 'Add endpoint' }).click()
+      await expect(webhooks.getByLabel('Signing secret')).toBeVisible()
+      await findings.check('/settings/developer, a new endpoint and its secret')
+      await page.getByRole('link', { name: 'Deliveries' }).click()
+      await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible()
+      await findings.check("a webhook endpoint's deliveries")
 
       const task = `/task?task=${taskId}`
       for (const [path, state] of [
@@ -162,7 +174,8 @@ class Findings {
 
 /**
  * A public task with a discussion in every state the modal shows: the owner's comment with a
- * reply from a colleague, reactions given by each (one pressed for the viewer, one not).
+ * reply from a colleague, reactions given by each (one pressed for the viewer, one not); and a
+ * second task with a due date and an assignee, so the list shows those badges.
  */
 async function discussedTask(newPerson: NewPerson, project: string) {
   const [owner, colleague] = await Promise.all([newPerson('Ada'), newPerson('Grace')])
@@ -180,6 +193,15 @@ async function discussedTask(newPerson: NewPerson, project: string) {
     taskId,
     content: 'Looks good to me.',
     parentCommentId: ownComment,
+  })
+  // The list's badges: a task due today, assigned to its owner.
+  const session = JSON.parse((await owner.client.get('/api/auth/get-session')).body) as {
+    user: { id: string }
+  }
+  await createTaskThroughApi(owner, {
+    text: uniqueTitle('Due today, mine', project),
+    dueDate: new Date().toISOString().slice(0, 10),
+    assigneeId: session.user.id,
   })
   await react(owner, othersReply, 'thumbsup')
   await react(colleague, ownComment, 'heart')

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useRevalidator } from 'react-router'
-import { ActionForm } from '~/components/action-form'
+import { ActionButton, ActionForm } from '~/components/action-form'
 import { useCsrfToken } from '~/components/csrf-input'
 import { ErrorList } from '~/components/forms'
 import { canUsePasskeys, loadCeremonies } from '~/components/passkeys/load'
@@ -56,7 +56,13 @@ export function PasskeysSection({
               </div>
               <div className="flex flex-wrap items-center gap-2">
                 <RenamePasskeyForm passkey={passkey} />
-                <RemovePasskeyForm passkey={passkey} />
+                <ActionButton
+                  intent="remove-passkey"
+                  fields={{ passkeyId: passkey.id }}
+                  label="Remove"
+                  pendingText="Removing…"
+                  accessibleName={`Remove ${passkey.name}`}
+                />
               </div>
             </li>
           ))}
@@ -83,24 +89,6 @@ function RenamePasskeyForm({ passkey }: { passkey: PasskeyRow }) {
       />
       <StatusButton isPending={isPending} pendingText="Saving…" variant="outline" size="sm">
         Rename
-      </StatusButton>
-    </ActionForm>
-  )
-}
-
-function RemovePasskeyForm({ passkey }: { passkey: PasskeyRow }) {
-  const isPending = useIsPending({ intent: 'remove-passkey', fields: { passkeyId: passkey.id } })
-  return (
-    <ActionForm intent="remove-passkey">
-      <input type="hidden" name="passkeyId" value={passkey.id} />
-      <StatusButton
-        isPending={isPending}
-        pendingText="Removing…"
-        variant="outline"
-        size="sm"
-        aria-label={`Remove ${passkey.name}`}
-      >
-        Remove
       </StatusButton>
     </ActionForm>
   )

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { ActionForm } from '~/components/action-form'
+import { ActionButton, ActionForm } from '~/components/action-form'
 import { ErrorList } from '~/components/forms'
 import { Badge } from '~/components/ui/badge'
 import { StatusButton } from '~/components/ui/button'
@@ -66,7 +66,13 @@ export function SessionsSection({
                 {session.signedInWith ? ` · Signed in with ${session.signedInWith}` : ''}
               </p>
             </div>
-            <RevokeSessionForm session={session} />
+            <ActionButton
+              intent="revoke-session"
+              fields={{ sessionId: session.id }}
+              label="Revoke"
+              pendingText="Revoking…"
+              accessibleName={`Revoke ${session.device} session`}
+            />
           </li>
         ))}
       </ul>
@@ -90,24 +96,6 @@ export function SessionsSection({
         </div>
       ) : null}
     </SettingsSection>
-  )
-}
-
-function RevokeSessionForm({ session }: { session: SessionRow }) {
-  const isPending = useIsPending({ intent: 'revoke-session', fields: { sessionId: session.id } })
-  return (
-    <ActionForm intent="revoke-session">
-      <input type="hidden" name="sessionId" value={session.id} />
-      <StatusButton
-        isPending={isPending}
-        pendingText="Revoking…"
-        variant="outline"
-        size="sm"
-        aria-label={`Revoke ${session.device} session`}
-      >
-        Revoke
-      </StatusButton>
-    </ActionForm>
   )
 }
 

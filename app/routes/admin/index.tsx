@@ -1,13 +1,10 @@
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { requireAdmin } from '~/auth/admin.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Badge } from '~/components/ui/badge'
-import { Button } from '~/components/ui/button'
-import { Input } from '~/components/ui/input'
-import { Label } from '~/components/ui/label'
 import { database } from '~/db/client.server'
 import { searchPeople } from '~/services/admin/people.server'
-import { AdminPage, When } from './+parts/admin-page'
+import { AdminPage, AdminSearch, When } from './+parts/admin-page'
 import type { Route } from './+types/index'
 
 /** /admin: people, found by name or e-mail address, newest first. */
@@ -27,21 +24,7 @@ export default function AdminPeople({ loaderData }: Route.ComponentProps) {
       title="People"
       description="Find a person by name or e-mail address to see and help their account."
     >
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        <div className="grid gap-1">
-          <Label htmlFor="admin-people-q">Name or e-mail</Label>
-          <Input
-            id="admin-people-q"
-            type="search"
-            name="q"
-            defaultValue={query}
-            className="w-72 max-w-full"
-          />
-        </div>
-        <Button type="submit" variant="outline">
-          Search
-        </Button>
-      </Form>
+      <AdminSearch id="admin-people-q" label="Name or e-mail" query={query} />
       <section aria-labelledby="admin-people-results">
         <h2 id="admin-people-results" className="text-lg font-semibold">
           {query ? `Matching “${query}”` : 'Newest people'}

@@ -1,6 +1,7 @@
 import { data, Link } from 'react-router'
 import { requireAdmin } from '~/auth/admin.server'
 import { startSupportSession } from '~/auth/sign-in-as.server'
+import { ActionButton } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Badge } from '~/components/ui/badge'
 import { database } from '~/db/client.server'
@@ -16,7 +17,7 @@ import { NotFound } from '~/services/errors'
 import { describeUserAgent } from '~/utils/user-agent'
 import { z } from '~/utils/zod'
 import { adminAction } from './+parts/admin-actions.server'
-import { AdminAction, AdminPage, When } from './+parts/admin-page'
+import { AdminPage, When } from './+parts/admin-page'
 import { AuditTable } from './+parts/audit-table'
 import type { Route } from './+types/person'
 
@@ -130,18 +131,23 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
         </dl>
         <div className="mt-4 flex flex-wrap gap-2">
           {person.emailVerifiedAt ? null : (
-            <AdminAction
+            <ActionButton
               intent="resend-verification"
               fields={fields}
               label="Resend verification e-mail"
               pendingText="Sending…"
             />
           )}
-          <AdminAction intent="end-sessions" fields={fields} label="End all sessions" pendingText="Ending…" />
+          <ActionButton
+            intent="end-sessions"
+            fields={fields}
+            label="End all sessions"
+            pendingText="Ending…"
+          />
           {person.disabledAt ? (
-            <AdminAction intent="enable" fields={fields} label="Enable account" pendingText="Enabling…" />
+            <ActionButton intent="enable" fields={fields} label="Enable account" pendingText="Enabling…" />
           ) : (
-            <AdminAction
+            <ActionButton
               intent="disable"
               fields={fields}
               label="Disable account"
@@ -150,7 +156,7 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
             />
           )}
           {person.isAdmin || person.disabledAt ? null : (
-            <AdminAction
+            <ActionButton
               intent="sign-in-as"
               fields={fields}
               label="Sign in as this person"

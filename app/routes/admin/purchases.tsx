@@ -1,15 +1,13 @@
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { requireAdmin } from '~/auth/admin.server'
+import { ActionButton } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Badge } from '~/components/ui/badge'
-import { Button } from '~/components/ui/button'
-import { Input } from '~/components/ui/input'
-import { Label } from '~/components/ui/label'
 import { database } from '~/db/client.server'
 import { listPurchases, retryInvitation } from '~/services/admin/purchases.server'
 import { z } from '~/utils/zod'
 import { adminAction } from './+parts/admin-actions.server'
-import { AdminAction, AdminPage, When } from './+parts/admin-page'
+import { AdminPage, AdminSearch, When } from './+parts/admin-page'
 import type { Route } from './+types/purchases'
 
 /**
@@ -46,21 +44,7 @@ export default function AdminPurchases({ loaderData, actionData }: Route.Compone
       description="Stripe ids to look up in Stripe's dashboard, refunds, and each buyer's repository invitation."
       refusal={actionData?.refusal}
     >
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        <div className="grid gap-1">
-          <Label htmlFor="admin-purchases-q">E-mail or Stripe id</Label>
-          <Input
-            id="admin-purchases-q"
-            type="search"
-            name="q"
-            defaultValue={query}
-            className="w-72 max-w-full"
-          />
-        </div>
-        <Button type="submit" variant="outline">
-          Search
-        </Button>
-      </Form>
+      <AdminSearch id="admin-purchases-q" label="E-mail or Stripe id" query={query} />
       {purchases.length === 0 ? (
         <p className="text-sm text-muted-foreground">No purchases{query ? ' match' : ' yet'}.</p>
       ) : (
@@ -109,7 +93,7 @@ export default function AdminPurchases({ loaderData, actionData }: Route.Compone
                   <span className="text-destructive">{purchase.invitationError}</span>
                 ) : null}
                 {purchase.userId && purchase.invitationStatus && purchase.invitationStatus !== 'sent' ? (
-                  <AdminAction
+                  <ActionButton
                     intent="retry-invitation"
                     fields={{ userId: purchase.userId }}
                     label="Retry invitation"

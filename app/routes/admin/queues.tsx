@@ -1,11 +1,12 @@
 import { Link } from 'react-router'
 import { requireAdmin } from '~/auth/admin.server'
+import { ActionButton } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
 import { discardEmail, discardJob, getQueues, retryEmail, retryJob } from '~/services/admin/queues.server'
 import { z } from '~/utils/zod'
 import { adminAction } from './+parts/admin-actions.server'
-import { AdminAction, AdminPage, When } from './+parts/admin-page'
+import { AdminPage, When } from './+parts/admin-page'
 import type { Route } from './+types/queues'
 
 /**
@@ -134,13 +135,13 @@ function FailedList({
                 {item.error ?? 'No error recorded.'}
               </p>
               <div className="flex flex-wrap gap-2">
-                <AdminAction
+                <ActionButton
                   intent={`retry-${kind}`}
                   fields={{ id: item.id }}
                   label="Retry"
                   pendingText="Retrying…"
                 />
-                <AdminAction
+                <ActionButton
                   intent={`discard-${kind}`}
                   fields={{ id: item.id }}
                   label="Discard"

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react'
-import { NavLink } from 'react-router'
-import { ActionForm } from '~/components/action-form'
+import { Form, NavLink } from 'react-router'
 import { Alert } from '~/components/ui/alert'
-import { type ButtonVariant, StatusButton } from '~/components/ui/button'
+import { Button } from '~/components/ui/button'
+import { Input } from '~/components/ui/input'
+import { Label } from '~/components/ui/label'
 import { cn } from '~/utils/cn'
-import { useIsPending } from '~/utils/pending'
 
 /** The console's sections, in the order its navigation lists them. */
 const SECTIONS = [
@@ -63,33 +63,18 @@ export function AdminPage({
   )
 }
 
-/** One action's form: its intent, the item it acts on, and a button that shows it is pending. */
-export function AdminAction({
-  intent,
-  fields,
-  label,
-  pendingText,
-  variant = 'outline',
-  action,
-}: {
-  intent: string
-  fields: Record<string, string>
-  label: string
-  pendingText: string
-  variant?: ButtonVariant
-  /** Another route's action (the form goes there, and comes back here). */
-  action?: string
-}) {
-  const isPending = useIsPending({ intent, fields })
+/** A page's search: one field named `q`, sent by GET so the results have an address. */
+export function AdminSearch({ id, label, query }: { id: string; label: string; query: string }) {
   return (
-    <ActionForm intent={intent} action={action} redirectTo={action ? true : undefined}>
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <StatusButton isPending={isPending} pendingText={pendingText} variant={variant} size="sm">
-        {label}
-      </StatusButton>
-    </ActionForm>
+    <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+      <div className="grid gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <Input id={id} type="search" name="q" defaultValue={query} className="w-72 max-w-full" />
+      </div>
+      <Button type="submit" variant="outline">
+        Search
+      </Button>
+    </Form>
   )
 }
 

@@ -1,16 +1,14 @@
 import { data } from 'react-router'
 import { requireUser } from '~/auth/context.server'
-import { ActionForm } from '~/components/action-form'
+import { ActionButton } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { SettingsSection } from '~/components/settings/section'
 import { Badge } from '~/components/ui/badge'
-import { StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { isDomainError } from '~/services/errors'
 import type { WebhookDeliveryView } from '~/services/webhook-schemas'
 import { ENDPOINT_NOT_FOUND, listWebhookDeliveries } from '~/services/webhooks/endpoints.server'
 import { readFormData } from '~/utils/form-data.server'
-import { useIsPending } from '~/utils/pending'
 import { isWebhookIntent, webhookAction } from './+parts/webhooks.server'
 import { EndpointControls } from './+parts/webhooks-section'
 import type { Route } from './+types/webhook-deliveries'
@@ -84,7 +82,6 @@ export default function WebhookDeliveries({ loaderData }: Route.ComponentProps) 
 }
 
 function DeliveryRow({ endpointId, delivery }: { endpointId: string; delivery: WebhookDeliveryView }) {
-  const isPending = useIsPending({ intent: 'redeliver-webhook', fields: { deliveryId: delivery.id } })
   return (
     <tr data-testid="webhook-delivery">
       <td className="py-2">
@@ -102,13 +99,12 @@ function DeliveryRow({ endpointId, delivery }: { endpointId: string; delivery: W
       <td>{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</td>
       <td>{delivery.attempts}</td>
       <td className="text-right">
-        <ActionForm intent="redeliver-webhook">
-          <input type="hidden" name="endpointId" value={endpointId} />
-          <input type="hidden" name="deliveryId" value={delivery.id} />
-          <StatusButton isPending={isPending} pendingText="Queuing…" variant="outline" size="sm">
-            Redeliver
-          </StatusButton>
-        </ActionForm>
+        <ActionButton
+          intent="redeliver-webhook"
+          fields={{ endpointId, deliveryId: delivery.id }}
+          label="Redeliver"
+          pendingText="Queuing…"
+        />
       </td>
     </tr>
   )

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
-import { ActionForm } from '~/components/action-form'
+import { ActionButton, ActionForm } from '~/components/action-form'
 import { ErrorList, Field, SelectField } from '~/components/forms'
 import { type SettingsActionData, SettingsSection } from '~/components/settings/section'
 import { Badge } from '~/components/ui/badge'
@@ -87,7 +87,13 @@ export function TokensSection({
                     : 'Never expires'}
                 </p>
               </div>
-              <RevokeTokenForm token={token} />
+              <ActionButton
+                intent="revoke-token"
+                fields={{ tokenId: token.id }}
+                label="Revoke"
+                pendingText="Revoking…"
+                accessibleName={`Revoke ${token.name}`}
+              />
             </li>
           ))}
         </ul>
@@ -145,24 +151,6 @@ function NewTokenForm({ actionData, isFull }: { actionData: SettingsActionData; 
       </div>
       <StatusButton isPending={isPending} pendingText="Creating…" className="self-start" disabled={isFull}>
         Create token
-      </StatusButton>
-    </ActionForm>
-  )
-}
-
-function RevokeTokenForm({ token }: { token: TokenRow }) {
-  const isPending = useIsPending({ intent: 'revoke-token', fields: { tokenId: token.id } })
-  return (
-    <ActionForm intent="revoke-token">
-      <input type="hidden" name="tokenId" value={token.id} />
-      <StatusButton
-        isPending={isPending}
-        pendingText="Revoking…"
-        variant="outline"
-        size="sm"
-        aria-label={`Revoke ${token.name}`}
-      >
-        Revoke
       </StatusButton>
     </ActionForm>
   )

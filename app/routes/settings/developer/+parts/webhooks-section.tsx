@@ -3,7 +3,7 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { ActionForm } from '~/components/action-form'
+import { ActionButton, ActionForm } from '~/components/action-form'
 import { ErrorList, Field } from '~/components/forms'
 import { SettingsSection } from '~/components/settings/section'
 import { Alert, AlertTitle } from '~/components/ui/alert'
@@ -145,54 +145,34 @@ function EndpointSummary({ endpoint }: { endpoint: WebhookEndpointView }) {
 /** Send a test event, see deliveries, pause or resume, delete: each a form of its own. */
 export function EndpointControls({ endpoint }: { endpoint: WebhookEndpointView }) {
   const isPaused = endpoint.status === 'paused'
+  const fields = { endpointId: endpoint.id }
   return (
     <div className="flex flex-wrap gap-2">
-      <EndpointForm intent="test-webhook" endpoint={endpoint} pendingText="Sending…">
-        Send test event
-      </EndpointForm>
+      <ActionButton
+        intent="test-webhook"
+        fields={fields}
+        label="Send test event"
+        pendingText="Sending…"
+        accessibleName={`Send test event for ${endpoint.url}`}
+      />
       <Link to={`/settings/developer/webhooks/${endpoint.id}`} className={buttonClasses('outline', 'sm')}>
         Deliveries
       </Link>
-      <EndpointForm
+      <ActionButton
         intent={isPaused ? 'resume-webhook' : 'pause-webhook'}
-        endpoint={endpoint}
+        fields={fields}
+        label={isPaused ? 'Resume' : 'Pause'}
         pendingText={isPaused ? 'Resuming…' : 'Pausing…'}
-      >
-        {isPaused ? 'Resume' : 'Pause'}
-      </EndpointForm>
-      <EndpointForm intent="delete-webhook" endpoint={endpoint} pendingText="Deleting…" variant="destructive">
-        Delete
-      </EndpointForm>
+        accessibleName={`${isPaused ? 'Resume' : 'Pause'} for ${endpoint.url}`}
+      />
+      <ActionButton
+        intent="delete-webhook"
+        fields={fields}
+        label="Delete"
+        pendingText="Deleting…"
+        accessibleName={`Delete for ${endpoint.url}`}
+        variant="destructive"
+      />
     </div>
-  )
-}
-
-function EndpointForm({
-  intent,
-  endpoint,
-  pendingText,
-  variant = 'outline',
-  children,
-}: {
-  intent: string
-  endpoint: WebhookEndpointView
-  pendingText: string
-  variant?: 'outline' | 'destructive'
-  children: string
-}) {
-  const isPending = useIsPending({ intent, fields: { endpointId: endpoint.id } })
-  return (
-    <ActionForm intent={intent}>
-      <input type="hidden" name="endpointId" value={endpoint.id} />
-      <StatusButton
-        isPending={isPending}
-        pendingText={pendingText}
-        variant={variant}
-        size="sm"
-        aria-label={`${children} for ${endpoint.url}`}
-      >
-        {children}
-      </StatusButton>
-    </ActionForm>
   )
 }
