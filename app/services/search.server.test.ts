@@ -18,7 +18,7 @@ import {
 } from '../../tests/helpers/factories'
 import { type UserRow, viewerOf } from '../../tests/helpers/task-service'
 import { deleteComment, updateComment } from './comments.server'
-import { search } from './search.server'
+import { audienceWords, search } from './search.server'
 import { EMPTY_QUERY_MESSAGE, LONG_QUERY_MESSAGE, NO_WORDS_MESSAGE, type Part } from './search-query'
 import { getTask } from './tasks/reads.server'
 import { deleteTask, shareTask, updateTask } from './tasks/writes.server'
@@ -278,6 +278,72 @@ describe('who finds what', () => {
       sql`SELECT count(*) AS n FROM tasks_search WHERE tasks_search MATCH 'iguana'`,
     )
     expect(left?.n).toBe(0)
+  })
+
+  test('the index itself narrows to who may see: each row carries its task’s audience', async () => {
+    const task = await insertTask(db, { userId: owner.id, text: 'Narwhal brief' })
+    await createComment(db, { taskId: task.id, userId: owner.id, content: 'narwhal detail' })
+    // What the index alone matches for a person, before the rule has a say.
+    const matched = async (person: UserRow) => {
+      const audience = `search_audience : (${audienceWords(viewerOf(person))})`
+      const inTasks = `{text details} : ("narwhal"*) AND ${audience}`
+      const inComments = `content : ("narwhal"*) AND ${audience}`
+      const [tasksFound] = await db.all<{ n: number }>(
+        sql`SELECT count(*) AS n FROM tasks_search WHERE tasks_search MATCH ${inTasks}`,
+      )
+      const [commentsFound] = await db.all<{ n: number }>(
+        sql`SELECT count(*) AS n FROM comments_search WHERE comments_search MATCH ${inComments}`,
+      )
+      return [tasksFound?.n, commentsFound?.n]
+    }
+    expect(await Promise.all([owner, grace, eve, unverified].map(matched))).toEqual([
+      [1, 1],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ])
+    await shareTask(db, viewerOf(owner), task.id, [grace.email, unverified.email])
+    expect(await Promise.all([grace, eve, unverified].map(matched))).toEqual([
+      [1, 1],
+      [0, 0],
+      [0, 0],
+    ])
+    await updateTask(db, viewerOf(owner), task.id, { isPublic: true })
+    expect(await Promise.all([eve, unverified].map(matched))).toEqual([
+      [1, 1],
+      [1, 1],
+    ])
+    await updateTask(db, viewerOf(owner), task.id, { isPublic: false })
+    expect(await matched(eve)).toEqual([0, 0])
+    // Nobody's own words reach into a person's audience: "p" or an id typed is searched as text.
+    expect(await taskIds(eve, 'p')).toEqual([])
+    await expectIndexInStep()
+  })
+
+  test('every change of audience keeps the index in step: shares, publishing, deleted people and tasks', async () => {
+    const author = await createUser(db, { name: 'Ada Author' })
+    const leaving = await createUser(db, { name: 'Lee Leaving' })
+    const task = await insertTask(db, { userId: owner.id, text: 'Quokka plan', details: 'quokka detail' })
+    await createComment(db, { taskId: task.id, userId: author.id, content: 'quokka one' })
+    await insertShares(db, task.id, [grace.email, author.email])
+    await updateTask(db, viewerOf(owner), task.id, { isPublic: true })
+    await shareTask(db, viewerOf(owner), task.id, [grace.email])
+    await expectIndexInStep()
+    // A commenter's account goes, and their comment with it, while the task stays.
+    await db.delete(users).where(eq(users.id, author.id))
+    await expectIndexInStep()
+    expect(await commentIds(grace, 'quokka')).toEqual([])
+    // An owner's account goes: their tasks, subtasks, comments and shares all cascade.
+    const parent = await insertTask(db, { userId: leaving.id, text: 'Lemur launch', isPublic: true })
+    const child = await insertTask(db, { userId: leaving.id, text: 'Lemur step', parentTaskId: parent.id })
+    await insertShares(db, child.id, [grace.email])
+    await createComment(db, { taskId: parent.id, userId: grace.id, content: 'lemur parent' })
+    await createComment(db, { taskId: child.id, userId: leaving.id, content: 'lemur child' })
+    expect(await commentIds(grace, 'lemur')).toHaveLength(2)
+    await db.delete(users).where(eq(users.id, leaving.id))
+    await expectIndexInStep()
+    expect(await taskIds(grace, 'lemur')).toEqual([])
+    expect(await commentIds(grace, 'lemur')).toEqual([])
   })
 
   /**

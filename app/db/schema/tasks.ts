@@ -35,6 +35,11 @@ export const tasks = sqliteTable(
     /** The one person it is assigned to: its owner or someone it is shared with (docs/product-rules.md). */
     assigneeId: text('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     completedAt: ms('completed_at'),
+    /**
+     * Who may see it, as words the search index matches on (drizzle/0013_search_audience.sql):
+     * kept by triggers from its owner, `is_public` and shares; no service writes or reads it.
+     */
+    searchAudience: text('search_audience'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

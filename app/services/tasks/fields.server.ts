@@ -6,14 +6,17 @@ type Column = keyof typeof tasks.$inferSelect
 
 /**
  * How a write treats a name: a field of the form that is a column of `tasks` is written to it; a
- * column the form has not is set by the service; `sharedWith` is the task's rows of task_shares.
+ * column the form has not is set by the service, except the search index's audience, which the
+ * database keeps; `sharedWith` is the task's rows of task_shares.
  * Any other field has no way to be written (`never`), so adding one fails to typecheck until its
  * write is decided here.
  */
 type HowWritten<Name> = Name extends Column
   ? Name extends Field
     ? 'column'
-    : 'set by the service'
+    : Name extends 'searchAudience'
+      ? 'kept by the search triggers'
+      : 'set by the service'
   : Name extends 'sharedWith'
     ? 'task_shares'
     : never
@@ -38,6 +41,7 @@ const WRITTEN = {
   dueDate: 'column',
   assigneeId: 'column',
   completedAt: 'set by the service',
+  searchAudience: 'kept by the search triggers',
   createdAt: 'set by the service',
   updatedAt: 'set by the service',
 } as const satisfies { [Name in Field | Column]: HowWritten<Name> }
