@@ -33,6 +33,8 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
   let isKickedDuringPass = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopListening: (() => void) | undefined
+  /** When the oldest commit of this process not yet handed on happened: where fan-out lag starts. */
+  let committedAt: number | undefined
 
   function schedule() {
     clearTimeout(timer)
@@ -91,9 +93,12 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
       return
     }
     for (;;) {
+      // Lag counts from this process's commit when one woke the read, else from the read itself
+      // (another instance's write, found by polling).
+      const started = committedAt ?? performance.now()
+      committedAt = undefined
       const page = await readEventsAfter(db, { after: head ?? 0, limit: PAGE_SIZE })
       if (page.length === 0) return
-      const started = performance.now()
       const audiences = await audiencesOf(db, page)
       for (const event of page) {
         head = event.id
@@ -111,7 +116,10 @@ export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) 
       starting ??= eventLogHead(db).then(
         (id) => {
           head = id
-          stopListening = onCommit(kick)
+          stopListening = onCommit(() => {
+            committedAt ??= performance.now()
+            kick()
+          })
           return id
         },
         (error: unknown) => {

@@ -46,7 +46,7 @@ export const eventStreamEventsSent = counter(
 
 export const eventStreamFanOut = histogram(
   'threadwork_event_stream_fanout_seconds',
-  'From the broadcaster reading new events (woken by a commit or its poll) to every subscriber having them',
+  "Fan-out lag: from a commit in this process (or, for another instance's, the poll that found it) to every subscriber having its events",
 )
 
 export const dbStatementDuration = histogram(

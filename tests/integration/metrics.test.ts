@@ -151,6 +151,8 @@ describe('a scrape after a scripted load', () => {
     )
     expect(grew('threadwork_db_statement_duration_seconds_count', { kind: 'read' })).toBeGreaterThanOrEqual(1)
     expect(grew('threadwork_event_stream_events_sent_total', { feed: 'comments' })).toBe(1)
+    // The comment's commit woke the broadcaster: its fan-out lag was observed from that commit.
+    expect(grew('threadwork_event_stream_fanout_seconds_count')).toBeGreaterThanOrEqual(1)
     expect(grew('threadwork_email_deliveries_total', { outcome: 'sent' })).toBe(1)
     expect(total(after, 'threadwork_event_stream_subscribers')).toBe(0)
     expect(total(after, 'threadwork_queue_pending', { queue: 'outbox' })).toBe(0)
