@@ -1,5 +1,5 @@
 import { test } from '@fast-check/vitest'
-import { count, eq } from 'drizzle-orm'
+import { count, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
 import * as schema from '~/db/schema'
@@ -164,6 +164,29 @@ describe('validation, as a door calls the service (parse, then the service)', ()
     expect(await sharesOf(task.id)).toEqual(['b@x.com', 'c@x.com'])
     await shareTask(db, viewerOf(owner), task.id, [])
     expect(await sharesOf(task.id)).toEqual([])
+  })
+
+  test('an edit writes only the shares it changes: one kept is not written again', async () => {
+    const task = await createTask(
+      db,
+      viewerOf(owner),
+      fields({ text: 'Kept shares', sharedWith: 'a@x.com, b@x.com' }),
+    )
+    // A share written again is a new row (and re-indexes the task and its comments for search).
+    const rowsOf = () =>
+      db.all<{ email: string; rowid: number }>(
+        sql`SELECT email, rowid FROM task_shares WHERE task_id = ${task.id} ORDER BY email`,
+      )
+    const [a, b] = await rowsOf()
+    await updateTask(db, viewerOf(owner), task.id, {
+      text: 'Kept shares, renamed',
+      sharedWith: ['b@x.com', 'a@x.com'],
+    })
+    expect(await rowsOf()).toEqual([a, b])
+    await shareTask(db, viewerOf(owner), task.id, ['b@x.com', 'c@x.com'])
+    const [kept, added] = await rowsOf()
+    expect(kept).toEqual(b)
+    expect(added?.email).toBe('c@x.com')
   })
 
   test('an update clears details and link with null and leaves unnamed fields alone', async () => {

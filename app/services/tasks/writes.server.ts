@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
 import { type Builder, commit, insertIf, wroteJustBefore } from '~/db/write.server'
@@ -93,11 +93,18 @@ async function checkShares(db: Executor, actor: Actor, emails: string[]) {
   }
 }
 
-/** Replaces a task's shares, while `onlyIf` holds as the commit reaches them. */
+/**
+ * Makes a task's shares exactly `emails`, while `onlyIf` holds as the commit reaches them. Only the
+ * shares that change are written: each written share re-indexes the task and its comments for
+ * search (drizzle/0013_search_audience.sql), and the edit form sends every share with every edit.
+ */
 function replaceSharesSteps(db: Builder, taskId: string, emails: string[], onlyIf: SQL, now: Date) {
+  const isDropped = emails.length > 0 ? notInArray(taskShares.email, emails) : undefined
   return {
-    unshared: db.delete(taskShares).where(and(eq(taskShares.taskId, taskId), onlyIf)),
-    shared: emails.map((email) => insertIf(db, taskShares, { taskId, email, createdAt: now }, onlyIf)),
+    unshared: db.delete(taskShares).where(and(eq(taskShares.taskId, taskId), isDropped, onlyIf)),
+    shared: emails.map((email) =>
+      insertIf(db, taskShares, { taskId, email, createdAt: now }, onlyIf).onConflictDoNothing(),
+    ),
   }
 }
 
