@@ -7,6 +7,7 @@ import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks/rule.server'
 import { anonymousBrowser, signedInBrowser, type TestBrowser } from '../helpers/auth'
 import { createTask, createUser, shareTask } from '../helpers/factories'
 import { type RpcClient, type RpcServer, startRpcServer } from '../helpers/rpc'
+import { TASK_WIRE_FIELDS } from '../helpers/task-list'
 
 /**
  * task.* from the outside (docs/product-rules.md §5): `@orpc/client`'s RPCLink, unchanged, over real HTTP
@@ -195,32 +196,7 @@ describe('the wire shape', () => {
       ],
     })
     const seen = await clientOf('shared-verified').task.get({ taskId: task.id })
-    expect(Object.keys(seen).sort()).toEqual(
-      [
-        'id',
-        'text',
-        'details',
-        'refLink',
-        'priority',
-        'status',
-        'isPublic',
-        'parentTaskId',
-        'sharedWith',
-        'sharedWithNames',
-        'ownerName',
-        'hrs',
-        'dueDate',
-        'assigneeId',
-        'assigneeName',
-        'assigneeImage',
-        'userId',
-        'completedAt',
-        'createdAt',
-        'updatedAt',
-        'subtaskCount',
-        'subtasksCompleted',
-      ].sort(),
-    )
+    expect(Object.keys(seen).sort()).toEqual(TASK_WIRE_FIELDS)
     expect(seen.ownerName).toBe('Ada Owner')
     // Whom it is shared with is the owner's to know: others get verified names, no address.
     expect(seen).toMatchObject({ sharedWith: [], sharedWithNames: ['Grace Shared'] })
