@@ -3,6 +3,7 @@ import { startTlsProxy, type TlsProxy } from '../fixtures/tls-proxy'
 import { freePort } from '../helpers/free-port'
 import { type Running, startServer, stopServer, waitUntilListening } from './app-process'
 import { expect, test } from './fixtures'
+import { SCRYPT_WAIT } from './sign-up'
 import { uniqueAddress } from './unique'
 
 /**
@@ -45,6 +46,9 @@ for (const setup of setups) {
     test('sign-up, a task, the theme, sign-out and sign-in all go through', async ({
       playwright,
     }, testInfo) => {
+      // A browser and a server of their own, and two real scrypt hashes: 38–45 s in a full CI run
+      // on two cores, past the default 45 s at times.
+      test.setTimeout(120_000)
       // A browser of its own that accepts the proxy's self-signed certificate from the first
       // request on (a context's ignoreHTTPSErrors alone let the first navigation fail at times).
       const { launchOptions } = testInfo.project.use
@@ -67,7 +71,9 @@ for (const setup of setups) {
       await page.getByLabel('Password').fill(PASSWORD)
       await page.getByRole('button', { name: 'Create account' }).click()
       // A new account is guided to onboarding first.
-      await expect(page.getByRole('heading', { name: 'Confirm your name and avatar' })).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Confirm your name and avatar' })).toBeVisible(
+        SCRYPT_WAIT,
+      )
       const session = (await context.cookies()).find((cookie) => cookie.name === 'tw_session')
       expect(session?.secure).toBe(true)
 
@@ -92,7 +98,7 @@ for (const setup of setups) {
       await page.getByLabel('E-mail').fill(email)
       await page.getByLabel('Password').fill(PASSWORD)
       await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-      await expect(page.getByRole('heading', { level: 1, name: 'Task List' })).toBeVisible()
+      await expect(page.getByRole('heading', { level: 1, name: 'Task List' })).toBeVisible(SCRYPT_WAIT)
       await expect(page.getByRole('link', { name: 'Ship through the proxy', exact: true })).toBeVisible()
       await browser.close()
     })
