@@ -16,29 +16,3 @@ export const TASK_LIST_ROW_FIELDS = [
   'subtasksCompleted',
   'text',
 ] as const
-
-/** Every field of a task on the wire (`task.get`, `task.getAll`), sorted: what the shape tests pin. */
-export const TASK_WIRE_FIELDS = [
-  'id',
-  'text',
-  'details',
-  'refLink',
-  'priority',
-  'status',
-  'isPublic',
-  'parentTaskId',
-  'sharedWith',
-  'sharedWithNames',
-  'ownerName',
-  'hrs',
-  'dueDate',
-  'assigneeId',
-  'assigneeName',
-  'assigneeImage',
-  'userId',
-  'completedAt',
-  'createdAt',
-  'updatedAt',
-  'subtaskCount',
-  'subtasksCompleted',
-].sort()

@@ -4,10 +4,10 @@ import { INVALID_CSRF_MESSAGE } from '~/auth/csrf.server'
 import { database } from '~/db/client.server'
 import { events, taskShares, tasks } from '~/db/schema'
 import { NOT_ALLOWED, TASK_NOT_FOUND } from '~/services/tasks/rule.server'
+import { TASK_VIEW_FIELDS } from '~/services/view-fields'
 import { anonymousBrowser, signedInBrowser, type TestBrowser } from '../helpers/auth'
 import { createTask, createUser, shareTask } from '../helpers/factories'
 import { type RpcClient, type RpcServer, startRpcServer } from '../helpers/rpc'
-import { TASK_WIRE_FIELDS } from '../helpers/task-list'
 
 /**
  * task.* from the outside (docs/product-rules.md §5): `@orpc/client`'s RPCLink, unchanged, over real HTTP
@@ -196,7 +196,7 @@ describe('the wire shape', () => {
       ],
     })
     const seen = await clientOf('shared-verified').task.get({ taskId: task.id })
-    expect(Object.keys(seen).sort()).toEqual(TASK_WIRE_FIELDS)
+    expect(Object.keys(seen).sort()).toEqual([...TASK_VIEW_FIELDS].sort())
     expect(seen.ownerName).toBe('Ada Owner')
     // Whom it is shared with is the owner's to know: others get verified names, no address.
     expect(seen).toMatchObject({ sharedWith: [], sharedWithNames: ['Grace Shared'] })

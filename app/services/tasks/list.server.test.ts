@@ -11,8 +11,9 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../../tests/helpers/factories'
-import { TASK_LIST_ROW_FIELDS, TASK_WIRE_FIELDS } from '../../../tests/helpers/task-list'
+import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
 import { fields, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
+import { TASK_VIEW_FIELDS } from '../view-fields'
 import { listTaskGroups } from './list.server'
 import { getTask, listVisibleTasks } from './reads.server'
 import type { TaskView } from './view'
@@ -311,7 +312,7 @@ describe('lists', () => {
     const [ada] = people as [UserRow]
     const [first] = await listVisibleTasks(scratch.db, viewerOf(ada))
     const view = first as TaskView
-    expect(Object.keys(view).sort()).toEqual(TASK_WIRE_FIELDS)
+    expect(Object.keys(view).sort()).toEqual([...TASK_VIEW_FIELDS].sort())
     expect(view.createdAt).toBe(new Date(view.createdAt).toISOString())
     expect(view.updatedAt).toBe(new Date(view.updatedAt).toISOString())
     expect(typeof view.isPublic).toBe('boolean')
