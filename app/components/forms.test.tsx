@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, test } from 'vitest'
 import { formErrors, repliedField } from '~/components/forms'
-import { TaskFieldsSchema } from '~/services/task-schemas'
+import { TaskFieldsSchema } from '~/services/tasks/task-schemas'
 
 /**
  * A form the server alone validates (the create form on /task) shows the server's answer: what

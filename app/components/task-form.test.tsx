@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, test } from 'vitest'
 import { plainTaskFields, TASK_FIELD_CONSTRAINTS, TaskForm } from '~/components/task-form'
-import { DetailsSchema, HrsSchema, TaskFieldsSchema, TaskTextSchema } from '~/services/task-schemas'
+import { DetailsSchema, HrsSchema, TaskFieldsSchema, TaskTextSchema } from '~/services/tasks/task-schemas'
 import { z } from '~/utils/zod'
 
 /**

@@ -11,7 +11,7 @@ import {
 import { search } from '~/services/search.server'
 import { SearchInputSchema } from '~/services/search-query'
 import type { SessionUser } from '~/services/session-user'
-import { TaskFieldsSchema, TaskListFiltersSchema, TaskUpdateSchema } from '~/services/task-schemas'
+import { TaskFieldsSchema, TaskListFiltersSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { getTask } from '~/services/tasks/reads.server'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'

@@ -16,7 +16,7 @@ import { finishOnboarding, getOnboarding, shareFirstTask } from '~/services/onbo
 import { OnboardingStepSchema, ShareFirstTaskSchema } from '~/services/onboarding-schemas'
 import { nextStep, ONBOARDING_STEPS, type OnboardingStep } from '~/services/onboarding-steps'
 import { getAccount, updateProfile } from '~/services/profile.server'
-import { TaskFieldsSchema } from '~/services/task-schemas'
+import { TaskFieldsSchema } from '~/services/tasks/task-schemas'
 import { createTask } from '~/services/tasks/writes.server'
 import { redirectWithToast } from '~/toast.server'
 import { cn } from '~/utils/cn'

@@ -1,6 +1,6 @@
 import { CHAT_VISIBILITIES } from '~/domain/constants'
 import { z } from '~/utils/zod'
-import { ShareEmailsSchema, splitEmails } from './task-schemas'
+import { ShareEmailsSchema, splitEmails } from './tasks/task-schemas'
 
 /**
  * The shapes chat input must have, shared by the form actions, the streaming route and the RPC

@@ -1,6 +1,6 @@
 import { z } from '~/utils/zod'
 import { ONBOARDING_STEPS } from './onboarding-steps'
-import { ShareEmailsSchema, splitEmails } from './task-schemas'
+import { ShareEmailsSchema, splitEmails } from './tasks/task-schemas'
 
 export const OnboardingStepSchema = z.enum(ONBOARDING_STEPS)
 

@@ -1,7 +1,7 @@
 import { type Database, onCommit } from '~/db/client.server'
 import { syncReplica } from '~/db/replicas.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
-import { readAudiences } from '~/services/task-audience.server'
+import { readAudiences } from '~/services/tasks/audience.server'
 import type { TaskAudience } from '~/services/tasks/rule.server'
 import { eventStreamFanOut } from '~/utils/metrics.server'
 

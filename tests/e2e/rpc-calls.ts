@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test'
-import type { TaskFields } from '../../app/services/task-schemas'
+import type { TaskFields } from '../../app/services/tasks/task-schemas'
 import type { NewPerson, Person } from './fixtures'
 import { uniqueTitle } from './unique'
 

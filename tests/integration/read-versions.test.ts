@@ -10,7 +10,7 @@ import { addComment, deleteComment, updateComment } from '~/services/comments.se
 import { mentionableUsers } from '~/services/mentions.server'
 import { deleteAccount, updateProfile } from '~/services/profile.server'
 import { toSessionUser } from '~/services/sessions.server'
-import { TaskFieldsSchema } from '~/services/task-schemas'
+import { TaskFieldsSchema } from '~/services/tasks/task-schemas'
 import { canSeeTask, getTask, listVisibleTasks } from '~/services/tasks/reads.server'
 import {
   createTask as createTaskAs,

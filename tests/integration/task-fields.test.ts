@@ -12,7 +12,7 @@ import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from '~/ser
 import { toSessionUser } from '~/services/sessions.server'
 import { TASK_LIST_ITEM_FIELDS } from '~/services/tasks/view'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
-import { TASK_VIEW_FIELDS } from '~/services/view-fields'
+import { TASK_VIEW_FIELDS } from '~/services/tasks/view-fields'
 import { createEventStreams, type EventStreams } from '~/streams/event-streams.server'
 import { bodyLimit } from '../../server/body-limits'
 import { fastPathStep, fastPaths } from '../../server/fast-paths'
@@ -26,7 +26,7 @@ import { openEventSource } from '../helpers/sse'
 
 /**
  * Every door a task is read through carries every field of the task view
- * (app/services/view-fields.ts), taken from the view's own list at run time: a field added to
+ * (app/services/tasks/view-fields.ts), taken from the view's own list at run time: a field added to
  * `TaskView` is demanded here of each door at once, and a door that forgets it fails by name. The
  * doors are the production ones (server/fast-paths.ts), in the production order, on one real HTTP
  * server, then the /api/rpc route; the pages are

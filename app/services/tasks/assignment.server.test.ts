@@ -7,7 +7,7 @@ import { createJobRunner } from '~/jobs/jobs.server'
 import { Forbidden, Invalid, NotFound } from '~/services/errors'
 import { MENTION_EMAIL_JOB, runMentionEmailJob } from '~/services/mention-emails.server'
 import { countUnreadMentions, listInboxMentions, listUnreadMentions } from '~/services/notifications.server'
-import { TaskUpdateSchema } from '~/services/task-schemas'
+import { TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import {
   createUser,
   shareTask as insertShares,

@@ -1,5 +1,5 @@
 import type { tasks } from '~/db/schema'
-import type { TaskFields, TaskUpdate } from '../task-schemas'
+import type { TaskFields, TaskUpdate } from './task-schemas'
 
 type Field = keyof TaskFields | keyof TaskUpdate
 type Column = keyof typeof tasks.$inferSelect

@@ -6,7 +6,7 @@ import { tasks } from '~/db/schema'
 import { NotFound } from '~/services/errors'
 import { mayMention, mentionableUsers } from '~/services/mentions.server'
 import type { Viewer } from '~/services/session-user'
-import { readAudiences } from '~/services/task-audience.server'
+import { readAudiences } from '~/services/tasks/audience.server'
 import {
   createUser,
   shareTask as insertShares,

@@ -6,7 +6,7 @@ import { emailOutbox, tasks } from '~/db/schema'
 import { requestEmailVerification, verifyEmail } from '~/services/accounts.server'
 import type { Actor, Viewer } from '~/services/session-user'
 import { createSession, findSession } from '~/services/sessions.server'
-import { TaskUpdateSchema } from '~/services/task-schemas'
+import { TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import {
   createUser,
   shareTask as insertShares,

@@ -5,7 +5,7 @@ import { database } from '~/db/client.server'
 import * as schema from '~/db/schema'
 import { taskShares, tasks } from '~/db/schema'
 import { Invalid } from '~/services/errors'
-import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/task-schemas'
+import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import {
   createUser,
   shareTask as insertShares,

@@ -7,8 +7,8 @@ import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
-import { readAudiences } from '../task-audience.server'
-import type { TaskFields, TaskUpdate } from '../task-schemas'
+import { readAudiences } from './audience.server'
+import type { TaskFields, TaskUpdate } from './task-schemas'
 import {
   assigneeMayBeSql,
   assignmentNoticeSteps,

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
-import { readAudiences } from './task-audience.server'
-import { ruleHolds } from './tasks/rule.server'
+import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
+import { readAudiences } from './audience.server'
+import { ruleHolds } from './rule.server'
 
 /** The visibility rule of tasks (docs/product-rules.md §1), as event streams apply it per subscriber. */
 

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
 import { tasks } from '~/db/schema'
-import { audienceOf, type TaskAudience, taskAudienceColumns } from './tasks/rule.server'
+import { audienceOf, type TaskAudience, taskAudienceColumns } from './rule.server'
 
 /**
  * The audiences of many tasks in one read: event streams read them once per task for a whole

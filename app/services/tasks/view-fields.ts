@@ -1,6 +1,6 @@
 import type { Mentionable } from '~/utils/mentions'
-import type { CommentView } from './comment-views.server'
-import type { TaskView } from './tasks/view'
+import type { CommentView } from '../comment-views.server'
+import type { TaskView } from './view'
 
 /**
  * The fields of each view a client receives, at run time. The versioned reads' ETags are derived
