@@ -21,7 +21,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { seo } from '~/utils/seo'
-import { SupportMessageSchema } from './+parts/support.schema'
+import { SupportMessageSchema } from '../services/support-schemas'
 import type { Route } from './+types/support'
 
 /** The toast title that also tells the page (without JavaScript) that a message went out. */

@@ -21,7 +21,7 @@ import {
   DocFrontmatter,
   PageFrontmatter,
   PostFrontmatter,
-} from '~/services/content/schema'
+} from '~/services/content/content-schemas'
 import { countWords, plainText, readingTime, type SnippetPart, snippet } from '~/services/content/text'
 
 /**

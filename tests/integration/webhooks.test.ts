@@ -11,8 +11,8 @@ import { Invalid } from '~/services/errors'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { getTask } from '~/services/tasks/reads.server'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
-import type { WebhookEventType } from '~/services/webhook-schemas'
-import { WEBHOOK_EVENT_TYPES } from '~/services/webhook-schemas'
+import type { WebhookEventType } from '~/services/webhooks/webhook-schemas'
+import { WEBHOOK_EVENT_TYPES } from '~/services/webhooks/webhook-schemas'
 import { WEBHOOK_DELIVERIES_JOB, webhookDeliveriesHandler } from '~/services/webhooks/deliveries.server'
 import {
   addWebhookEndpoint,

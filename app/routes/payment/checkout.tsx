@@ -7,7 +7,7 @@ import { Alert, AlertTitle } from '~/components/ui/alert'
 import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { type CheckoutInput, startCheckout } from '~/services/payments/checkout.server'
-import { CheckoutOptionSchema } from '~/services/payments/checkout-schema'
+import { CheckoutOptionSchema } from '~/services/payments/checkout-schemas'
 import { readFormData } from '~/utils/form-data.server'
 import type { Route } from './+types/checkout'
 

@@ -13,7 +13,7 @@ import {
   type WebhookDeliveryView,
   type WebhookEndpointView,
   type WebhookEventType,
-} from '../webhook-schemas'
+} from './webhook-schemas'
 import { refuseEndpointUrl } from './addresses.server'
 import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
 import { messageBody } from './fan-out.server'

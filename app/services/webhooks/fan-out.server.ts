@@ -10,7 +10,7 @@ import type { Actor } from '../session-user'
 import { readAudiences } from '../tasks/audience.server'
 import { getTask } from '../tasks/reads.server'
 import { ruleHolds, type TaskAudience } from '../tasks/rule.server'
-import type { WebhookEventType } from '../webhook-schemas'
+import type { WebhookEventType } from './webhook-schemas'
 import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
 
 /**

@@ -7,7 +7,7 @@ import {
   WebhookDeliveryIdSchema,
   WebhookEndpointIdSchema,
   WebhookEndpointSchema,
-} from '~/services/webhook-schemas'
+} from '~/services/webhooks/webhook-schemas'
 import {
   addWebhookEndpoint,
   deleteWebhookEndpoint,
