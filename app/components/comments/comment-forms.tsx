@@ -3,7 +3,7 @@ import { StatusButton } from '~/components/ui/button'
 import type { CommentView } from '~/services/comment-views.server'
 import type { Mentionable } from '~/utils/mentions'
 import { useHydrated } from '~/utils/use-hydrated'
-import { CancelLink, CommentForm, useCommentFetcher } from './comment-form'
+import { CancelLink, CommentForm, useCommentFetcher } from './comment-action'
 import { CommentComposer, CommentField, MentionHiddenInputs, useComposer, useIsMac } from './composer'
 import { useViewHref } from './use-comment-view'
 

@@ -4,7 +4,7 @@ import { cn } from '~/utils/cn'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { useHydrated } from '~/utils/use-hydrated'
 import { useStableCallback } from '~/utils/use-stable-callback'
-import { CancelLink, CommentForm, useCommentFetcher } from './comment-form'
+import { CancelLink, CommentForm, useCommentFetcher } from './comment-action'
 import { MentionTextarea } from './mention-textarea'
 import { useViewHref } from './use-comment-view'
 

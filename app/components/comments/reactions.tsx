@@ -2,7 +2,7 @@ import type { FormEvent } from 'react'
 import type { ReactionType } from '~/domain/constants'
 import type { CommentView } from '~/services/comment-views.server'
 import { cn } from '~/utils/cn'
-import { CommentForm, useCommentFetcher } from './comment-form'
+import { CommentForm, useCommentFetcher } from './comment-action'
 
 /** The four reactions under a comment, each a form that toggles the viewer's own. */
 
