@@ -1,20 +1,20 @@
 import { redirect } from 'react-router'
 import { redirectWithToast, type ToastInput } from '~/toast.server'
-import { type Door, finishSignIn, type SignInMethod, TWO_FACTOR_PATH } from './sign-in.server'
+import { type SignInRequest, finishSignIn, type SignInMethod, TWO_FACTOR_PATH } from './sign-in.server'
 
 /**
- * The HTML doors' end of a sign-in (the forms, the OAuth callback, a reset link): through
+ * The HTML pages' end of a sign-in (the forms, the OAuth callback, a reset link): through
  * `finishSignIn`, on to `to` (already checked to be a local path) with a session, or first to the
  * second-factor page, which goes on to `to` afterwards.
  */
 export async function redirectSignedIn(
-  door: Door,
+  signIn: SignInRequest,
   userId: string,
   method: SignInMethod,
   to: string,
   options: { toast?: ToastInput; isNewAccount?: boolean } = {},
 ) {
-  const outcome = await finishSignIn(door, userId, method, {
+  const outcome = await finishSignIn(signIn, userId, method, {
     redirectTo: to,
     isNewAccount: options.isNewAccount,
   })

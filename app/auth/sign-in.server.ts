@@ -13,14 +13,14 @@ import { clientIp } from './client-ip.server'
 import { sessionCookie } from './session-cookie.server'
 
 /**
- * The one way a sign-in ends, whatever the door (the password form, /api/auth, the GitHub and
+ * The one way a sign-in ends, whatever the way in (the password form, /api/auth, the GitHub and
  * Google callbacks, a passkey): `finishSignIn` decides between a session now and a second factor
- * first, and `finishSecondFactor` ends the second step. No door checks two-factor itself
+ * first, and `finishSecondFactor` ends the second step. No way in checks two-factor itself
  * (docs/decisions/040-two-factor-sign-in.md).
  */
 
 export type { SignInMethod }
-export type Door = { request: Request; context: Readonly<RouterContextProvider> }
+export type SignInRequest = { request: Request; context: Readonly<RouterContextProvider> }
 
 /** The pending second step: who, how, and where to go next; signed, 10 minutes, no session. */
 export const TWO_FACTOR_COOKIE = 'tw_two_factor'
@@ -43,7 +43,7 @@ export type SecondFactorPending = { isPending: true; setCookies: string[] }
  * both factors), else the pending second step. `redirectTo` is where the second step goes on to.
  */
 export async function finishSignIn(
-  door: Door,
+  signIn: SignInRequest,
   userId: string,
   method: SignInMethod,
   options: { isNewAccount?: boolean; redirectTo?: string } = {},
@@ -62,7 +62,7 @@ export async function finishSignIn(
       ],
     }
   }
-  return startSession(door, userId, method, {
+  return startSession(signIn, userId, method, {
     isNewAccount: options.isNewAccount ?? false,
     isTwoFactor: false,
   })
@@ -79,11 +79,11 @@ export function pendingSignIn(request: Request) {
  * The second step: a current code or an unused recovery code for the pending sign-in, then its
  * session. Without a pending sign-in it is Unauthorized, like a wrong code.
  */
-export async function finishSecondFactor(door: Door, input: { code: string; kind: 'totp' | 'recovery' }) {
-  const pending = pendingSignIn(door.request)
+export async function finishSecondFactor(signIn: SignInRequest, input: { code: string; kind: 'totp' | 'recovery' }) {
+  const pending = pendingSignIn(signIn.request)
   if (!pending) throw new Unauthorized('Your sign-in expired. Sign in again.')
-  await verifySecondFactor(database(), pending.userId, input, { ip: clientIp(door.request, door.context) })
-  const signedIn = await startSession(door, pending.userId, pending.method, {
+  await verifySecondFactor(database(), pending.userId, input, { ip: clientIp(signIn.request, signIn.context) })
+  const signedIn = await startSession(signIn, pending.userId, pending.method, {
     isNewAccount: false,
     isTwoFactor: true,
   })
@@ -92,20 +92,20 @@ export async function finishSecondFactor(door: Door, input: { code: string; kind
 }
 
 async function startSession(
-  door: Door,
+  signIn: SignInRequest,
   userId: string,
   method: SignInMethod,
   sign: { isNewAccount: boolean; isTwoFactor: boolean },
 ): Promise<SignedIn> {
   const db = database()
-  const userAgent = door.request.headers.get('User-Agent')
+  const userAgent = signIn.request.headers.get('User-Agent')
   const session = await createSession(db, userId, {
     userAgent,
-    ip: clientIp(door.request, door.context),
+    ip: clientIp(signIn.request, signIn.context),
     method,
     isTwoFactor: sign.isTwoFactor,
   })
-  const device = readCookie(door.request.headers.get('Cookie'), DEVICE_COOKIE) ?? newToken()
+  const device = readCookie(signIn.request.headers.get('Cookie'), DEVICE_COOKIE) ?? newToken()
   try {
     await rememberBrowser(db, userId, device, { method, userAgent, ...sign })
   } catch (error) {
