@@ -10,7 +10,7 @@ import { createVersionedReads } from './versioned-reads'
  * (docs/decisions/035-doors-ahead-of-the-router.md). Each is a cost the router path could not
  * meet, measured in its decision; each has a route in app/routes.ts that gives the same answer,
  * which `FAST_PATHS=off` (app/env.server.ts) uses for everything. A door resolves the session with
- * the root middleware's own `beforeReading` (app/auth/context.server.ts), sends what it renewed,
+ * the root middleware's own `resolveSession` (app/auth/context.server.ts), sends what it renewed,
  * and leaves security headers and the request log to the steps before it (server/app.ts), so the
  * two ways answer alike; tests/integration/fast-paths-parity.test.ts sends every door's requests
  * both ways and compares. No new door without a row here and its parity cases there.

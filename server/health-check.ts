@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { beforeReading } from '~/auth/context.server'
+import { resolveSession } from '~/auth/context.server'
 import type { Database } from '~/db/client.server'
 import { checkHealth, type Health } from '~/services/health.server'
 import { type Door, passOnFailure } from './door'
@@ -24,7 +24,7 @@ export function createHealthCheck(db: () => Database): Door {
   }
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     // A probe sends no cookie and pays nothing here; a browser's session is renewed as anywhere.
-    const setCookies = req.headers.cookie ? (await beforeReading(req.headers.cookie)).setCookies : []
+    const setCookies = req.headers.cookie ? (await resolveSession(req.headers.cookie)).setCookies : []
     const health = await check()
     const body = JSON.stringify(health)
     if (setCookies.length > 0) res.appendHeader('Set-Cookie', setCookies)

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { bearerTokenOf, beforeReading } from '~/auth/context.server'
+import { bearerTokenOf, resolveSession } from '~/auth/context.server'
 import { RPC_PREFIX } from '~/rpc/handler.server'
 import { answerFromVersion } from '~/rpc/versioned-reads.server'
 import { type Door, passOnFailure } from './door'
@@ -13,7 +13,7 @@ const READS_PREFIX = `${RPC_PREFIX}/`
  * session lookup and one index probe — without a Fetch Request, route matching and the root
  * middleware, which cost several times that. Everything else (a read that must be built, a
  * refusal, any other procedure or method) passes on to the route, which answers it as before.
- * The session is looked up as the root middleware does (`beforeReading`): a renewed one gets its
+ * The session is looked up as the root middleware does (`resolveSession`): a renewed one gets its
  * cookie, whether this step or the route answers.
  */
 export function createVersionedReads(): Door {
@@ -44,7 +44,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, url: URL) {
   // the route, whose own lookup now finds nothing to renew (the request adapter adds the route's
   // cookies to it, server/listener.ts).
   const caller = async () => {
-    const { session, setCookies } = await beforeReading(req.headers.cookie)
+    const { session, setCookies } = await resolveSession(req.headers.cookie)
     if (setCookies.length > 0) res.appendHeader('Set-Cookie', setCookies)
     return session?.user ?? null
   }

@@ -9,12 +9,12 @@ import { createUser } from '../../tests/helpers/factories'
 import { buildRequest } from '../../tests/helpers/route'
 import {
   ANONYMOUS_COOKIE,
-  beforeReading,
   csrfTokenFor,
   getAuth,
   getUser,
   requireAnonymous,
   requireUser,
+  resolveSession,
 } from './context.server'
 import { isValidCsrfToken } from './csrf.server'
 
@@ -183,7 +183,7 @@ describe('requireAnonymous', () => {
   })
 })
 
-describe('beforeReading, what every request does before it reads (the doors too)', () => {
+describe('resolveSession, what every request does before it reads (the doors too)', () => {
   const db = database()
   const DAY_MS = 24 * 60 * 60 * 1000
   const cookieOf = (token: string) => `tw_session=${encodeURIComponent(token)}`
@@ -191,12 +191,12 @@ describe('beforeReading, what every request does before it reads (the doors too)
   test('finds a valid session and sends nothing; renews an old one and sends its cookie', async () => {
     const user = await createUser(db)
     const fresh = await sessions.createSession(db, user.id)
-    expect(await beforeReading(cookieOf(fresh.token))).toMatchObject({
+    expect(await resolveSession(cookieOf(fresh.token))).toMatchObject({
       session: { id: fresh.id },
       setCookies: [],
     })
     const old = await sessions.createSession(db, user.id, {}, new Date(Date.now() - 2 * DAY_MS))
-    const renewed = await beforeReading(cookieOf(old.token))
+    const renewed = await resolveSession(cookieOf(old.token))
     expect(renewed.session?.id).toBe(old.id)
     expect(renewed.setCookies).toEqual([
       expect.stringMatching(/^tw_session=[^;]+; Path=\/; Max-Age=2592000;/),
@@ -209,7 +209,7 @@ describe('beforeReading, what every request does before it reads (the doors too)
     const revoked = await sessions.createSession(db, user.id)
     await sessions.revokeSession(db, user.id, revoked.id)
     for (const cookie of [undefined, cookieOf(expired.token), cookieOf(revoked.token)]) {
-      expect(await beforeReading(cookie), String(cookie)).toEqual({ session: null, setCookies: [] })
+      expect(await resolveSession(cookie), String(cookie)).toEqual({ session: null, setCookies: [] })
     }
   })
 
@@ -220,28 +220,28 @@ describe('beforeReading, what every request does before it reads (the doors too)
     const stamp = async () => (await db.select().from(users).where(eq(users.id, user.id)))[0]?.updatedAt
 
     expect(await storedZone()).toBeNull()
-    const first = await beforeReading(`${cookieOf(token)}; tz=Asia%2FTokyo`)
+    const first = await resolveSession(`${cookieOf(token)}; tz=Asia%2FTokyo`)
     expect(await storedZone()).toBe('Asia/Tokyo')
     expect(first.session?.timeZone).toBe('Asia/Tokyo')
 
     // The same zone again writes nothing: the row is untouched.
     const written = await stamp()
     await new Promise((resolve) => setTimeout(resolve, 5))
-    await beforeReading(`${cookieOf(token)}; tz=Asia%2FTokyo`)
+    await resolveSession(`${cookieOf(token)}; tz=Asia%2FTokyo`)
     expect(await stamp()).toEqual(written)
 
     // Moved to Los Angeles: kept. A cookie naming no zone, or none at all, keeps what was known.
-    await beforeReading(`${cookieOf(token)}; tz=America%2FLos_Angeles`)
+    await resolveSession(`${cookieOf(token)}; tz=America%2FLos_Angeles`)
     expect(await storedZone()).toBe('America/Los_Angeles')
     for (const cookie of [`${cookieOf(token)}; tz=Mars%2FOlympus`, cookieOf(token)]) {
-      expect((await beforeReading(cookie)).session?.id).toBeDefined()
+      expect((await resolveSession(cookie)).session?.id).toBeDefined()
       expect(await storedZone()).toBe('America/Los_Angeles')
     }
   })
 
   test("a signed-out visitor's zone is stored nowhere", async () => {
     const user = await createUser(db)
-    expect(await beforeReading('tz=Asia%2FTokyo')).toEqual({ session: null, setCookies: [] })
+    expect(await resolveSession('tz=Asia%2FTokyo')).toEqual({ session: null, setCookies: [] })
     expect((await db.select().from(users).where(eq(users.id, user.id)))[0]?.timeZone).toBeNull()
   })
 })

@@ -48,7 +48,7 @@ async function resolveAuth(request: Request): Promise<Auth> {
     return { user: null, session: null, csrfBinding: null, setCookies: [] }
   }
   const cookies = request.headers.get('Cookie')
-  const { session, setCookies } = await beforeReading(cookies)
+  const { session, setCookies } = await resolveSession(cookies)
   const anonymousId = readCookie(cookies, ANONYMOUS_COOKIE)
   return {
     user: session?.user ?? null,
@@ -66,16 +66,16 @@ export type Reader = {
 }
 
 /**
- * What every request does before it reads: on an embedded replica, catching up with the person's
- * own last write (own-writes.server.ts); then the session behind its cookie, renewed when it is
- * old enough (its cookie then goes out with the answer), and the time zone the browser reports
- * kept when it changed. The one function the root middleware
- * and every door ahead of React Router (server/fast-paths.ts) call, so an expired, revoked or
- * renewed session, and a person's own writes, are treated the same whichever answers. On any
- * failure but an unreachable database the visitor counts as signed out and 'Auth error' is
- * logged (the spec's rule).
+ * The session behind a request's cookies, resolved as every request needs it before it reads, with
+ * the three writes that resolving it may bring: on an embedded replica, catching up with the
+ * person's own last write (own-writes.server.ts); renewing a session old enough (its cookie then
+ * goes out with the answer); keeping the time zone the browser reports when it changed. The one
+ * function the root middleware and every door ahead of React Router (server/fast-paths.ts) call,
+ * so an expired, revoked or renewed session, and a person's own writes, are treated the same
+ * whichever answers. On any failure but an unreachable database the visitor counts as signed out
+ * and 'Auth error' is logged.
  */
-export async function beforeReading(cookies: string | null | undefined): Promise<Reader> {
+export async function resolveSession(cookies: string | null | undefined): Promise<Reader> {
   const droppedPosition = await catchUpWithOwnWrites(cookies)
   const setCookies = droppedPosition ? [droppedPosition] : []
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
@@ -203,7 +203,7 @@ export function bearerTokenOf(authorization: string | null | undefined): string 
  * token's person, whatever cookies it carries: a bad token is a 401 with `WWW-Authenticate`
  * even beside a good session, and a token past its rate limit a 429 with `Retry-After`. Without
  * one, the session behind the cookie, as `bySession` finds it (the root middleware's memoised
- * lookup through the router, `beforeReading` ahead of it).
+ * lookup through the router, `resolveSession` ahead of it).
  */
 export async function identifyCaller(
   authorization: string | null | undefined,

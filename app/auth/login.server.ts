@@ -1,6 +1,6 @@
 import { redirect } from 'react-router'
 import { redirectWithToast, type ToastInput } from '~/toast.server'
-import { type SignInRequest, finishSignIn, type SignInMethod, TWO_FACTOR_PATH } from './sign-in.server'
+import { finishSignIn, type SignInMethod, type SignInRequest, TWO_FACTOR_PATH } from './sign-in.server'
 
 /**
  * The HTML pages' end of a sign-in (the forms, the OAuth callback, a reset link): through

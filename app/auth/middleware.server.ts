@@ -16,7 +16,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const CHECKED_ELSEWHERE = ['/api/rpc/', '/mcp', '/api/stripe/webhook', '/resources/theme']
 
 /**
- * Runs before every loader and action: resolves the session once (`beforeReading`, which on an
+ * Runs before every loader and action: resolves the session once (`resolveSession`, which on an
  * embedded replica first catches up with the person's own last write), refuses mutations without a
  * valid CSRF token (or from a foreign Origin), and sends any cookie the session needs renewed, and
  * the position of what this request wrote.

@@ -79,10 +79,15 @@ export function pendingSignIn(request: Request) {
  * The second step: a current code or an unused recovery code for the pending sign-in, then its
  * session. Without a pending sign-in it is Unauthorized, like a wrong code.
  */
-export async function finishSecondFactor(signIn: SignInRequest, input: { code: string; kind: 'totp' | 'recovery' }) {
+export async function finishSecondFactor(
+  signIn: SignInRequest,
+  input: { code: string; kind: 'totp' | 'recovery' },
+) {
   const pending = pendingSignIn(signIn.request)
   if (!pending) throw new Unauthorized('Your sign-in expired. Sign in again.')
-  await verifySecondFactor(database(), pending.userId, input, { ip: clientIp(signIn.request, signIn.context) })
+  await verifySecondFactor(database(), pending.userId, input, {
+    ip: clientIp(signIn.request, signIn.context),
+  })
   const signedIn = await startSession(signIn, pending.userId, pending.method, {
     isNewAccount: false,
     isTwoFactor: true,

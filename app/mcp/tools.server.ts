@@ -11,9 +11,9 @@ import {
 import { search } from '~/services/search.server'
 import { SearchInputSchema } from '~/services/search-query'
 import type { SessionUser } from '~/services/session-user'
-import { TaskFieldsSchema, TaskListFiltersSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { getTask } from '~/services/tasks/reads.server'
+import { TaskFieldsSchema, TaskListFiltersSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { z } from '~/utils/zod'
 

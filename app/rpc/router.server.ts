@@ -19,8 +19,13 @@ import {
   getProductivityInsights,
   getTaskStats,
 } from '~/services/stats.server'
-import { ShareEmailsSchema, StatusSchema, TaskFieldsSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { getTask, listVisibleTasks } from '~/services/tasks/reads.server'
+import {
+  ShareEmailsSchema,
+  StatusSchema,
+  TaskFieldsSchema,
+  TaskUpdateSchema,
+} from '~/services/tasks/task-schemas'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from '~/services/tasks/writes.server'
 import { timeZoneFrom } from '~/utils/time-zone.server'
 import { z } from '~/utils/zod'

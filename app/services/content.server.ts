@@ -8,6 +8,12 @@ import {
   renderContent,
 } from '~/services/content/compile.server'
 import {
+  ChangelogFrontmatter,
+  DocFrontmatter,
+  PageFrontmatter,
+  PostFrontmatter,
+} from '~/services/content/content-schemas'
+import {
   CONTENT_KINDS,
   type ContentKind,
   derived,
@@ -16,12 +22,6 @@ import {
   scan,
   validate,
 } from '~/services/content/files.server'
-import {
-  ChangelogFrontmatter,
-  DocFrontmatter,
-  PageFrontmatter,
-  PostFrontmatter,
-} from '~/services/content/content-schemas'
 import { countWords, plainText, readingTime, type SnippetPart, snippet } from '~/services/content/text'
 
 /**

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
-  beforeReading,
   type Caller,
   type CallerRefusal,
   identifyCaller,
   isCallerRefusal,
+  resolveSession,
 } from '~/auth/context.server'
 import { type Database, database } from '~/db/client.server'
 import {
@@ -30,7 +30,7 @@ import { commentFeed, type Feed, follow, taskFeed } from './feeds.server'
  * subscriber and misses the fan-out goal, docs/decisions/023-event-streams-ahead-of-the-router.md),
  * and `respond`, for the route module (app/routes/api/events.ts) that serves them with
  * `FAST_PATHS=off` and under `npm run dev` (server/fast-paths.ts). Both take the session from
- * `beforeReading`, the root middleware's own lookup, and refuse in the same words.
+ * `resolveSession`, the root middleware's own lookup, and refuse in the same words.
  */
 
 /** How long a client waits before reconnecting: the spec's 3 s for tasks, 5 s for comments. */
@@ -179,7 +179,7 @@ export function createEventStreams(
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL) {
     // Listening from the start: a client may leave while its session is being looked up.
     const stream = new EventStream(res, { retryMs: retryFor(url) })
-    const caller = await identifyCaller(req.headers.authorization, () => beforeReading(req.headers.cookie))
+    const caller = await identifyCaller(req.headers.authorization, () => resolveSession(req.headers.cookie))
     if (isCallerRefusal(caller)) return refuse(res, caller)
     const opening = await openingFor(url, lastEventIdOf(req.headers['last-event-id']), caller)
     if (stream.isClosed) return

@@ -10,8 +10,8 @@ import { addComment, deleteComment, updateComment } from '~/services/comments.se
 import { mentionableUsers } from '~/services/mentions.server'
 import { deleteAccount, updateProfile } from '~/services/profile.server'
 import { toSessionUser } from '~/services/sessions.server'
-import { TaskFieldsSchema } from '~/services/tasks/task-schemas'
 import { canSeeTask, getTask, listVisibleTasks } from '~/services/tasks/reads.server'
+import { TaskFieldsSchema } from '~/services/tasks/task-schemas'
 import {
   createTask as createTaskAs,
   deleteTask,

@@ -11,8 +11,6 @@ import { Invalid } from '~/services/errors'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { getTask } from '~/services/tasks/reads.server'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
-import type { WebhookEventType } from '~/services/webhooks/webhook-schemas'
-import { WEBHOOK_EVENT_TYPES } from '~/services/webhooks/webhook-schemas'
 import { WEBHOOK_DELIVERIES_JOB, webhookDeliveriesHandler } from '~/services/webhooks/deliveries.server'
 import {
   addWebhookEndpoint,
@@ -23,6 +21,8 @@ import {
   sendTestEvent,
 } from '~/services/webhooks/endpoints.server'
 import { scheduleWebhookFanOut, WEBHOOK_FAN_OUT_JOB } from '~/services/webhooks/fan-out.server'
+import type { WebhookEventType } from '~/services/webhooks/webhook-schemas'
+import { WEBHOOK_EVENT_TYPES } from '~/services/webhooks/webhook-schemas'
 import { createUser } from '../helpers/factories'
 import { fields, viewerOf } from '../helpers/task-service'
 

@@ -13,10 +13,10 @@ import {
 } from '../../../tests/helpers/factories'
 import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
 import { fields, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
-import { TASK_VIEW_FIELDS } from './view-fields'
 import { listTaskGroups } from './list.server'
 import { getTask, listVisibleTasks } from './reads.server'
 import type { TaskView } from './view'
+import { TASK_VIEW_FIELDS } from './view-fields'
 import { createTask } from './writes.server'
 
 /**

@@ -7,8 +7,6 @@ import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
-import { readAudiences } from './audience.server'
-import type { TaskFields, TaskUpdate } from './task-schemas'
 import {
   assigneeMayBeSql,
   assignmentNoticeSteps,
@@ -18,6 +16,7 @@ import {
   clearLostAssigneeStep,
   handBackTask,
 } from './assignment.server'
+import { readAudiences } from './audience.server'
 import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
 import {
@@ -28,6 +27,7 @@ import {
   type TaskAudience,
   viewerValues,
 } from './rule.server'
+import type { TaskFields, TaskUpdate } from './task-schemas'
 import type { TaskView } from './view'
 
 /**

@@ -7,6 +7,9 @@ import { env } from '~/env.server'
 import { eventLogHead } from '~/events/log.server'
 import { Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
+import { refuseEndpointUrl } from './addresses.server'
+import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
+import { messageBody } from './fan-out.server'
 import {
   MAX_WEBHOOK_ENDPOINTS,
   TEST_EVENT_TYPE,
@@ -14,9 +17,6 @@ import {
   type WebhookEndpointView,
   type WebhookEventType,
 } from './webhook-schemas'
-import { refuseEndpointUrl } from './addresses.server'
-import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
-import { messageBody } from './fan-out.server'
 
 /**
  * A person's webhook endpoints: adding one (its secret shown once), pausing, resuming, deleting,

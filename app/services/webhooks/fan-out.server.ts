@@ -10,8 +10,8 @@ import type { Actor } from '../session-user'
 import { readAudiences } from '../tasks/audience.server'
 import { getTask } from '../tasks/reads.server'
 import { ruleHolds, type TaskAudience } from '../tasks/rule.server'
-import type { WebhookEventType } from './webhook-schemas'
 import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
+import type { WebhookEventType } from './webhook-schemas'
 
 /**
  * From the event log to messages (docs/decisions/043-standard-webhooks.md): a recurring job reads

@@ -10,7 +10,11 @@ import { Alert, AlertTitle } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
-import { WEBHOOK_EVENTS, WebhookEndpointSchema, type WebhookEndpointView } from '~/services/webhooks/webhook-schemas'
+import {
+  WEBHOOK_EVENTS,
+  WebhookEndpointSchema,
+  type WebhookEndpointView,
+} from '~/services/webhooks/webhook-schemas'
 import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
 

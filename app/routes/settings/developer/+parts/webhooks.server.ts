@@ -4,11 +4,6 @@ import type { Database } from '~/db/client.server'
 import { replyWithError } from '~/http/refusals.server'
 import type { Actor } from '~/services/session-user'
 import {
-  WebhookDeliveryIdSchema,
-  WebhookEndpointIdSchema,
-  WebhookEndpointSchema,
-} from '~/services/webhooks/webhook-schemas'
-import {
   addWebhookEndpoint,
   deleteWebhookEndpoint,
   listWebhookEndpoints,
@@ -17,6 +12,11 @@ import {
   resumeWebhookEndpoint,
   sendTestEvent,
 } from '~/services/webhooks/endpoints.server'
+import {
+  WebhookDeliveryIdSchema,
+  WebhookEndpointIdSchema,
+  WebhookEndpointSchema,
+} from '~/services/webhooks/webhook-schemas'
 import { redirectWithToast } from '~/toast.server'
 
 /**
