@@ -8,7 +8,8 @@ import type { Viewer } from './session-user'
 import {
   audienceOf,
   isTaskVisibleSql,
-  ruleHolds,
+  type Permissions,
+  permissionsOf,
   TASK_NOT_FOUND,
   taskAudienceColumns,
   visibilityParams,
@@ -16,10 +17,12 @@ import {
 import type { TaskView } from './tasks/view'
 
 /**
- * Who may be mentioned on a task (docs/product-rules.md §1):
+ * Who may be mentioned on a task (docs/product-rules.md §1), as two rules of `TASK_RULES`
+ * (tasks/rule.server.ts), held with the others by its rule-forms test:
  * - the owner may mention the people the task is shared with (once they verified that address,
- *   as sharing itself requires);
- * - a person it is shared with may mention only the owner — never the others it is shared with;
+ *   as sharing itself requires): `mentionSharedWith`;
+ * - a person it is shared with may mention only the owner — never the others it is shared with:
+ *   `mentionOwner`;
  * - a public task allows no mentions at all, so its page leaks nobody's e-mail;
  * - anyone else sees the task only because it is public, so the list is empty for them too.
  */
@@ -27,29 +30,22 @@ export async function mentionableUsers(db: Database, viewer: Viewer, taskId: str
   return mentionableFor(db, await mentionScope(db, viewer, taskId))
 }
 
-/** How a person stands to a task, as far as mentions care (`ruleHolds` 'change' and 'sharedWith'). */
-export type Standing = { isOwner: boolean; isShared: boolean }
-
 /**
- * The rule above, once: whether a person who stands `by` to a task may mention one who stands
- * `of` to it. `mentionableFor` asks it which people to read; nothing else decides whom.
+ * What the rules need of a task and of the viewer: its owner and, for the owner alone, whom it is
+ * shared with, and the two mention rules decided. `Access` (getTask) carries it; `mentionScope`
+ * reads only this.
  */
-export function mayMention(task: { isPublic: boolean }, by: Standing, of: Standing): boolean {
-  return !task.isPublic && ((by.isOwner && of.isShared) || (by.isShared && of.isOwner))
+export type MentionScope = {
+  task: Pick<TaskView, 'id' | 'userId' | 'sharedWith'>
+  may: Pick<Permissions, 'mentionOwner' | 'mentionSharedWith'>
 }
-
-const THE_OWNER: Standing = { isOwner: true, isShared: false }
-const A_PERSON_IT_IS_SHARED_WITH: Standing = { isOwner: false, isShared: true }
-
-/**
- * What the rule needs of a task and of how the viewer stands to it. `Access` (getTask) carries it;
- * `mentionScope` reads only this.
- */
-export type MentionScope = Standing & { task: Pick<TaskView, 'id' | 'userId' | 'isPublic' | 'sharedWith'> }
 
 const mentionableColumns = { id: users.id, name: users.name, email: users.email, image: users.image }
 
-/** The people the task is shared with, once they verified that address, as sharing requires; never its owner. */
+/**
+ * The people the task is shared with, once they verified that address, as sharing requires; never
+ * its owner: those `TASK_RULES.sharedWith` holds for, read as people in one prepared statement.
+ */
 const verifiedSharesOf = preparedPerDatabase((db) =>
   db
     .select(mentionableColumns)
@@ -79,17 +75,18 @@ const userById = preparedPerDatabase((db) =>
     .prepare(),
 )
 
+/** The people the rules let this viewer mention: the owner, or the people the task is shared with. */
 export async function mentionableFor(db: Database, scope: MentionScope): Promise<Mentionable[]> {
-  const { task } = scope
-  if (mayMention(task, scope, THE_OWNER)) return userById(db).all({ userId: task.userId })
-  // Only the owner learns whom a task is shared with, so only for them is the list complete.
-  if (mayMention(task, scope, A_PERSON_IT_IS_SHARED_WITH) && task.sharedWith.length > 0) {
+  const { task, may } = scope
+  if (may.mentionOwner) return userById(db).all({ userId: task.userId })
+  // Only the owner may mention them, and only the owner learns whom the task is shared with.
+  if (may.mentionSharedWith && task.sharedWith.length > 0) {
     return verifiedSharesOf(db).all({ taskId: task.id, ownerId: task.userId })
   }
   return []
 }
 
-/** A task as the mention rule sees it, in one prepared read, for a viewer who may see it. */
+/** A task as the mention rules see it, in one prepared read, for a viewer who may see it. */
 const taskScopeOf = preparedPerDatabase((db) =>
   db
     .select({
@@ -103,25 +100,18 @@ const taskScopeOf = preparedPerDatabase((db) =>
 )
 
 /**
- * The task as the rule above needs it, without building its whole view (subtask progress, the
+ * The task as the rules above need it, without building its whole view (subtask progress, the
  * names of the people it is shared with) as getTask does. As there, only the owner learns whom it
- * is shared with; NotFound when the viewer may not see the task.
+ * is shared with (`seeShares`); NotFound when the viewer may not see the task.
  */
 export async function mentionScope(db: Database, viewer: Viewer, taskId: string): Promise<MentionScope> {
-  const params = visibilityParams(viewer, taskId)
-  const [row] = await taskScopeOf(db).all(params)
+  const [row] = await taskScopeOf(db).all(visibilityParams(viewer, taskId))
   if (!row) throw new NotFound(TASK_NOT_FOUND)
   const audience = audienceOf(row)
-  const isOwner = ruleHolds('change', audience, viewer)
+  const may = permissionsOf(audience, viewer)
   return {
-    task: {
-      id: row.id,
-      userId: audience.ownerId,
-      isPublic: audience.isPublic,
-      sharedWith: isOwner ? audience.sharedWith : [],
-    },
-    isOwner,
-    isShared: ruleHolds('sharedWith', audience, viewer),
+    task: { id: row.id, userId: audience.ownerId, sharedWith: may.seeShares ? audience.sharedWith : [] },
+    may,
   }
 }
 

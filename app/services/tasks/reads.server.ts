@@ -7,8 +7,9 @@ import type { Actor, Viewer } from '../session-user'
 import { taskViewColumns } from './columns.server'
 import {
   isTaskVisibleSql,
+  type Permissions,
+  permissionsOf,
   personInSql,
-  ruleHolds,
   ruleOnTaskSql,
   ruleSql,
   TASK_NOT_FOUND,
@@ -20,13 +21,8 @@ import type { TaskView } from './view'
 
 /** Reading tasks: one task with what its viewer may do, its subtasks, and task.getAll's list. */
 
-export type Access = {
-  task: TaskView
-  isOwner: boolean
-  isShared: boolean
-  canEdit: boolean
-  canSetStatus: boolean
-}
+/** A task as the viewer may read it, and every rule decided for them (`may.change`, `may.setStatus`, …). */
+export type Access = { task: TaskView; may: Permissions }
 
 /** An address a task is shared with, and its owner's name once they verified it. */
 type Share = { email: string; name: string | null }
@@ -47,21 +43,30 @@ type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
 
 const sharesOf = (row: TaskRow) => JSON.parse(row.shares) as Share[]
 
+/** The task's audience, from the row already read. */
+function audienceOfRow(row: TaskRow): TaskAudience {
+  return {
+    ownerId: row.userId,
+    isPublic: row.isPublic,
+    sharedWith: sharesOf(row).map((share) => share.email),
+  }
+}
+
 /**
- * A task as this viewer may read it. Whom a task is shared with is the owner's to know: the
- * owner gets every address (and a name for each that has a verified account); anyone else —
- * a person it is shared with, a signed-in stranger, a visitor of a public task — gets only the
- * names of verified accounts, and no address at all (docs/decisions/020-who-sees-whom.md).
+ * A task as this viewer may read it. Whom a task is shared with is the owner's to know
+ * (`TASK_RULES.seeShares`): the owner gets every address (and a name for each that has a verified
+ * account); anyone else — a person it is shared with, a signed-in stranger, a visitor of a public
+ * task — gets only the names of verified accounts, and no address at all
+ * (docs/decisions/020-who-sees-whom.md).
  */
-function toView(row: TaskRow, viewer: Viewer): TaskView {
+function toView(row: TaskRow, may: Pick<Permissions, 'seeShares'>): TaskView {
   const { shares: _shares, ...fields } = row
   const shares = sharesOf(row)
-  const isOwner = viewer?.id === row.userId
   return {
     ...fields,
     ownerName: row.ownerName || 'Unknown User',
-    sharedWith: isOwner ? shares.map((share) => share.email) : [],
-    sharedWithNames: isOwner
+    sharedWith: may.seeShares ? shares.map((share) => share.email) : [],
+    sharedWithNames: may.seeShares
       ? shares.map((share) => share.name ?? share.email)
       : shares.flatMap((share) => (share.name ? [share.name] : [])),
     completedAt: row.completedAt?.toISOString() ?? null,
@@ -74,19 +79,13 @@ function toView(row: TaskRow, viewer: Viewer): TaskView {
 
 /** What the viewer may do with the task, by the rules, from the row already read; null when they may not see it. */
 function accessOf(row: TaskRow, viewer: Viewer): Access | null {
-  const audience: TaskAudience = {
-    ownerId: row.userId,
-    isPublic: row.isPublic,
-    sharedWith: sharesOf(row).map((share) => share.email),
-  }
-  if (!ruleHolds('see', audience, viewer)) return null
-  return {
-    task: toView(row, viewer),
-    isOwner: ruleHolds('change', audience, viewer),
-    isShared: ruleHolds('sharedWith', audience, viewer),
-    canEdit: ruleHolds('change', audience, viewer),
-    canSetStatus: ruleHolds('setStatus', audience, viewer),
-  }
+  const may = permissionsOf(audienceOfRow(row), viewer)
+  return may.see ? { task: toView(row, may), may } : null
+}
+
+/** The task as the viewer may read it, for a list whose statement already applied `see`. */
+function viewOf(row: TaskRow, viewer: Viewer): TaskView {
+  return toView(row, permissionsOf(audienceOfRow(row), viewer))
 }
 
 /** A task with what the viewer may do with it; NotFound when they may not see it. */
@@ -112,10 +111,10 @@ export async function getTaskDetails(db: Database, viewer: Viewer, taskId: strin
     task: access.task,
     subtasks,
     // The owner's edit view offers them; nobody else learns who they are.
-    assignable: access.isOwner ? await listAssignable(db, access.task) : [],
-    isAssignee: !access.isOwner && viewer !== null && access.task.assigneeId === viewer.id,
-    isOwner: access.isOwner,
-    canSetStatus: access.canSetStatus,
+    assignable: access.may.change ? await listAssignable(db, access.task) : [],
+    isAssignee: !access.may.change && viewer !== null && access.task.assigneeId === viewer.id,
+    isOwner: access.may.change,
+    canSetStatus: access.may.setStatus,
     isSignedIn: viewer !== null,
   }
 }
@@ -167,7 +166,7 @@ export async function listVisibleTasks(db: Database, viewer: Actor) {
   const rows = await selectTaskViews(db, viewer, ruleSql('see', viewerValues(viewer))).orderBy(
     desc(tasks.createdAt),
   )
-  return rows.map((row) => toView(row, viewer))
+  return rows.map((row) => viewOf(row, viewer))
 }
 
 /**
@@ -183,7 +182,7 @@ export async function findLatestOwnTask(db: Database, viewer: Actor, by: 'comple
       : await selectTaskViews(db, viewer, eq(tasks.userId, viewer.id))
           .orderBy(desc(tasks.createdAt), desc(tasks.id))
           .limit(1)
-  return row ? toView(row, viewer) : null
+  return row ? viewOf(row, viewer) : null
 }
 
 const parentCandidates = preparedPerDatabase((db) =>

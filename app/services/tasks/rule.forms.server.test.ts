@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
 import { NotFound } from '~/services/errors'
-import { mayMention, mentionableUsers } from '~/services/mentions.server'
+import { mentionableUsers } from '~/services/mentions.server'
 import type { Viewer } from '~/services/session-user'
 import { readAudiences } from '~/services/tasks/audience.server'
 import {
@@ -18,6 +18,7 @@ import { canSeeTask, getTask, listVisibleTasks } from './reads.server'
 import {
   isTaskVisibleSql,
   mayCommentSql,
+  permissionsOf,
   personInSql,
   ruleHolds,
   ruleOnTaskSql,
@@ -53,27 +54,27 @@ type Place = `${Kind}` | `subtask of ${Kind}` | 'deleted'
  * task of its kind; a deleted task is nobody's to see.
  */
 const TABLE = `
-  viewer             kind           see  setStatus  change  comment  sharedWith  publicToThem  beAssigned
-  owner              private        yes  yes        yes     yes      no          no            yes
-  owner              shared         yes  yes        yes     yes      no          no            yes
-  owner              public         yes  yes        yes     yes      no          no            yes
-  owner              public+shared  yes  yes        yes     yes      no          no            yes
-  shared-verified    private        no   no         no      no       no          no            no
-  shared-verified    shared         yes  yes        no      yes      yes         no            yes
-  shared-verified    public         yes  no         no      yes      no          yes           no
-  shared-verified    public+shared  yes  yes        no      yes      yes         no            yes
-  shared-unverified  private        no   no         no      no       no          no            no
-  shared-unverified  shared         no   no         no      no       no          no            no
-  shared-unverified  public         yes  no         no      yes      no          yes           no
-  shared-unverified  public+shared  yes  no         no      yes      no          yes           no
-  stranger           private        no   no         no      no       no          no            no
-  stranger           shared         no   no         no      no       no          no            no
-  stranger           public         yes  no         no      yes      no          yes           no
-  stranger           public+shared  yes  no         no      yes      no          yes           no
-  anonymous          private        no   no         no      no       no          no            no
-  anonymous          shared         no   no         no      no       no          no            no
-  anonymous          public         yes  no         no      no       no          yes           no
-  anonymous          public+shared  yes  no         no      no       no          yes           no
+  viewer             kind           see  setStatus  change  comment  sharedWith  publicToThem  beAssigned  seeShares  mentionOwner  mentionSharedWith
+  owner              private        yes  yes        yes     yes      no          no            yes         yes        no            yes
+  owner              shared         yes  yes        yes     yes      no          no            yes         yes        no            yes
+  owner              public         yes  yes        yes     yes      no          no            yes         yes        no            no
+  owner              public+shared  yes  yes        yes     yes      no          no            yes         yes        no            no
+  shared-verified    private        no   no         no      no       no          no            no          no         no            no
+  shared-verified    shared         yes  yes        no      yes      yes         no            yes         no         yes           no
+  shared-verified    public         yes  no         no      yes      no          yes           no          no         no            no
+  shared-verified    public+shared  yes  yes        no      yes      yes         no            yes         no         no            no
+  shared-unverified  private        no   no         no      no       no          no            no          no         no            no
+  shared-unverified  shared         no   no         no      no       no          no            no          no         no            no
+  shared-unverified  public         yes  no         no      yes      no          yes           no          no         no            no
+  shared-unverified  public+shared  yes  no         no      yes      no          yes           no          no         no            no
+  stranger           private        no   no         no      no       no          no            no          no         no            no
+  stranger           shared         no   no         no      no       no          no            no          no         no            no
+  stranger           public         yes  no         no      yes      no          yes           no          no         no            no
+  stranger           public+shared  yes  no         no      yes      no          yes           no          no         no            no
+  anonymous          private        no   no         no      no       no          no            no          no         no            no
+  anonymous          shared         no   no         no      no       no          no            no          no         no            no
+  anonymous          public         yes  no         no      no       no          yes           no          no         no            no
+  anonymous          public+shared  yes  no         no      no       no          yes           no          no         no            no
 `
 
 const RULES = Object.keys(TASK_RULES) as TaskRule[]
@@ -217,6 +218,14 @@ const FORMS: Record<string, (rule: TaskRule, viewer: Viewer, taskId: string) => 
     const audience = (await readAudiences(db, [taskId])).get(taskId)
     return audience !== undefined && ruleHolds(rule, audience, viewer)
   },
+  'in memory, every rule at once (permissionsOf, as getTask and the mention scope carry them)': async (
+    rule,
+    viewer,
+    taskId,
+  ) => {
+    const audience = (await readAudiences(db, [taskId])).get(taskId)
+    return audience !== undefined && permissionsOf(audience, viewer)[rule]
+  },
 }
 
 const PLACES = [...KINDS, ...KINDS.map((kind) => `subtask of ${kind}` as const), 'deleted'] as Place[]
@@ -262,17 +271,9 @@ describe('the services apply the same rules', () => {
       })
       expect(access !== null).toBe(see)
       if (access) {
-        expect({
-          canEdit: access.canEdit,
-          isOwner: access.isOwner,
-          canSetStatus: access.canSetStatus,
-          isShared: access.isShared,
-        }).toEqual({
-          canEdit: expectedOf(name, place, 'change'),
-          isOwner: expectedOf(name, place, 'change'),
-          canSetStatus: expectedOf(name, place, 'setStatus'),
-          isShared: expectedOf(name, place, 'sharedWith'),
-        })
+        expect(access.may, `${name} × ${place}: getTask's permissions`).toEqual(
+          Object.fromEntries(RULES.map((rule) => [rule, expectedOf(name, place, rule)])),
+        )
       }
     }
   })
@@ -314,8 +315,9 @@ describe('the services apply the same rules', () => {
 })
 
 /**
- * Who may mention whom (mentions.server.ts): the owner, the verified people a task is shared with;
- * one of those, the owner; nobody on a public task. Every other pair: nobody.
+ * Who may mention whom (mentions.server.ts, by the rules `mentionSharedWith` and `mentionOwner`
+ * above): the owner, the verified people a task is shared with; one of those, the owner; nobody on
+ * a public task. Every other pair: nobody.
  */
 const MENTIONS: Record<string, string[]> = {
   'owner shared': ['shared-verified'],
@@ -338,13 +340,12 @@ describe('who may mention whom', () => {
       expect(fromSql.map((user) => byId.get(user.id)).sort(), `${by} × ${place} in SQL`).toEqual(wanted)
       const audience = (await readAudiences(db, [places[place]])).get(places[place])
       if (!audience) throw new Error(`no audience for ${place}`)
-      const standing = (who: Viewer) => ({
-        isOwner: ruleHolds('change', audience, who),
-        isShared: ruleHolds('sharedWith', audience, who),
+      // The owner is whom `change` holds for; the people it is shared with, whom `sharedWith` holds for.
+      const may = permissionsOf(audience, viewer)
+      const inMemory = MENTIONED.filter((of) => {
+        const them = permissionsOf(audience, viewerNamed(of))
+        return (may.mentionOwner && them.change) || (may.mentionSharedWith && them.sharedWith)
       })
-      const inMemory = MENTIONED.filter((of) =>
-        mayMention(audience, standing(viewer), standing(viewerNamed(of))),
-      )
       expect(inMemory, `${by} × ${place} in memory`).toEqual(wanted)
     }
   })

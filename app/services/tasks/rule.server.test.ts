@@ -214,9 +214,9 @@ describe('the permission matrix', () => {
       const access = await getTask(db, viewer(cell.actor), task.id)
       expect(access.task).toMatchObject({ id: task.id, text: task.text, ownerName: 'Ada Owner' })
       // What the modal offers follows the same table.
-      expect(access.canEdit).toBe(cell.update === 'ok')
-      expect(access.canSetStatus).toBe(cell.setStatus === 'ok')
-      expect(access.isOwner).toBe(cell.actor === 'owner')
+      expect(access.may.change).toBe(cell.update === 'ok')
+      expect(access.may.setStatus).toBe(cell.setStatus === 'ok')
+      expect(access.may.change).toBe(cell.actor === 'owner')
     })
 
     // Anonymous visitors have no list: task.getAll answers them 401 (tests/integration/tasks-rpc.test.ts).
@@ -285,7 +285,7 @@ describe('a shared address whose owner signs up later', () => {
     const proven = await verifyEmail(db, token ?? '')
     expect(proven.emailVerified).toBe(true)
 
-    expect((await getTask(db, proven, task.id)).isShared).toBe(true)
+    expect((await getTask(db, proven, task.id)).may.sharedWith).toBe(true)
     expect((await listTaskGroups(db, proven)).shared.map((row) => row.id)).toEqual([task.id])
     expect((await setTaskStatus(db, proven, task.id, 'Completed')).status).toBe('Completed')
     expect((await getTask(db, viewerOf(owner), task.id)).task.sharedWithNames).toEqual(['Lena Late'])

@@ -12,15 +12,18 @@ import type { Viewer } from '../session-user'
  * - a task is assigned to its owner or to a person it is shared with (verified), never to someone
  *   who sees it only because it is public;
  * - whom a task is shared with is the owner's to know: others see names, never addresses;
+ * - the owner may mention the people it is shared with, they may mention only the owner, and a
+ *   public task allows no mentions;
  * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
  *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
  * - every change appends its event in the same transaction.
  *
  * Each rule is written once below (`TASK_RULES`), as a formula over the few facts of how a person
- * stands to a task (`Ways`). Every form a rule is applied in is generated from that formula: as a
- * condition on `tasks` or on an alias of it, for a viewer bound now or as placeholders of a
- * prepared statement, as an EXISTS guard for one task inside a write, and in memory over a task's
- * audience, as event streams decide who hears of a change (docs/decisions/034-one-rule-many-forms.md).
+ * stands to a task (`Facts`), and each fact is written once too (`factsOf`). Every form a rule is
+ * applied in is generated from them: as a condition on `tasks` or on an alias of it, for a viewer
+ * bound now or as placeholders of a prepared statement, as an EXISTS guard for one task inside a
+ * write, over an audience a write is about to leave, and in memory over a task's audience, as
+ * event streams decide who hears of a change (docs/decisions/034-one-rule-many-forms.md).
  * A table-driven test (rule.forms.server.test.ts) runs every form over the same grid and holds
  * them together.
  */
@@ -29,7 +32,7 @@ export const TASK_NOT_FOUND = 'Task not found'
 export const NOT_ALLOWED = 'Unauthorized to view this task'
 
 /** How a person stands to a task: the facts every rule is written in. */
-type Ways<Condition> = {
+type Facts<Condition> = {
   isSignedIn: Condition
   isOwner: Condition
   /** Shared with their address, once they verified it. */
@@ -44,37 +47,95 @@ type Logic<Condition> = {
   not(condition: Condition): Condition
 }
 
-type Rule = <Condition>(ways: Ways<Condition>, logic: Logic<Condition>) => Condition
+type Rule = <Condition>(facts: Facts<Condition>, logic: Logic<Condition>) => Condition
 
-const see: Rule = (w, l) => l.any(w.isOwner, w.isSharedWith, w.isPublic)
+const see: Rule = (f, l) => l.any(f.isOwner, f.isSharedWith, f.isPublic)
+const sharedWith: Rule = (f, l) => l.all(l.not(f.isOwner), f.isSharedWith)
 
 export const TASK_RULES = {
   /** Who may see a task: its owner, the people it is shared with, anyone when it is public. */
   see,
   /** Who may move it along: its owner and the people it is shared with. */
-  setStatus: (w, l) => l.any(w.isOwner, w.isSharedWith),
+  setStatus: (f, l) => l.any(f.isOwner, f.isSharedWith),
   /** Who may edit, share, publish or delete it: its owner. */
-  change: (w) => w.isOwner,
+  change: (f) => f.isOwner,
+  /** Who learns whom it is shared with (their addresses, and the invitees without an account): its owner. */
+  seeShares: (f) => f.isOwner,
   /** Who may comment on it, reply and react: a signed-in person who may see it. */
-  comment: (w, l) => l.all(w.isSignedIn, see(w, l)),
+  comment: (f, l) => l.all(f.isSignedIn, see(f, l)),
   /** It reaches them as a share: shared with them and not theirs (the list's and dashboard's "Shared"). */
-  sharedWith: (w, l) => l.all(l.not(w.isOwner), w.isSharedWith),
+  sharedWith,
   /** They see it only because it is public: neither theirs nor shared with them (the list's "Public"). */
-  publicToThem: (w, l) => l.all(w.isPublic, l.not(w.isOwner), l.not(w.isSharedWith)),
+  publicToThem: (f, l) => l.all(f.isPublic, l.not(f.isOwner), l.not(f.isSharedWith)),
   /**
    * Who may be assigned it: its owner or a person it is shared with — seeing it because it is
    * public is not enough. Applied with the candidate in the viewer's place (`personInSql`).
    */
-  beAssigned: (w, l) => l.any(w.isOwner, w.isSharedWith),
+  beAssigned: (f, l) => l.any(f.isOwner, f.isSharedWith),
+  /** Who may mention its owner: a person it is shared with, unless it is public (no mentions there). */
+  mentionOwner: (f, l) => l.all(l.not(f.isPublic), sharedWith(f, l)),
+  /**
+   * Who may mention the people it is shared with (those `sharedWith` holds for): its owner,
+   * unless it is public.
+   */
+  mentionSharedWith: (f, l) => l.all(l.not(f.isPublic), f.isOwner),
 } satisfies Record<string, Rule>
 
 export type TaskRule = keyof typeof TASK_RULES
 
-// ── In memory ───────────────────────────────────────────────────────────────
+const RULES = Object.keys(TASK_RULES) as TaskRule[]
+
+// ── The facts, once ─────────────────────────────────────────────────────────
+
+/**
+ * What a form works with: its logic, and how it compares a person's value (a string in memory; a
+ * value, a column or a placeholder in SQL) with what is known of a task now.
+ */
+type Form<Condition, Value> = Logic<Condition> & {
+  /** A fact already known, as a condition of this form. */
+  is(known: boolean): Condition
+  /** The id is someone's: always in memory; in SQL, not a placeholder bound to NULL (a visitor). */
+  isSomeone(id: Value): Condition
+  equals(value: Value, known: string): Condition
+  isAmong(value: Value, known: readonly string[]): Condition
+}
+
+/** A task as one form reads it, asked about a person's id or address. */
+type TaskAs<Condition, Value> = {
+  isOwnedBy(id: Value): Condition
+  isSharedWith(email: Value): Condition
+  isPublic: Condition
+}
+
+/** A person as the forms read them: their id, and the address through which shares reach them; null for none. */
+type PersonAs<Value> = { id: Value | null; email: Value | null }
+
+/**
+ * Every fact, written once for every form. A new fact is a line in `Facts` and one here; `tsc`
+ * then asks each reading of a task (`audienceAs`, `rowAs`) how it reads what the fact needs.
+ */
+function factsOf<Condition, Value>(
+  task: TaskAs<Condition, Value>,
+  person: PersonAs<Value>,
+  form: Form<Condition, Value>,
+): Facts<Condition> {
+  const { id, email } = person
+  const isSignedIn = id === null ? form.is(false) : form.isSomeone(id)
+  return {
+    isSignedIn,
+    // Never NULL, even for a placeholder bound to NULL, so that `not` of it holds for a visitor.
+    isOwner: id === null ? form.is(false) : form.all(isSignedIn, task.isOwnedBy(id)),
+    isSharedWith: email === null ? form.is(false) : task.isSharedWith(email),
+    isPublic: task.isPublic,
+  }
+}
+
+// ── The task as the forms read it ───────────────────────────────────────────
 
 /**
  * What deciding a rule for one person needs of a task: event streams read it once per task for a
- * whole batch of events (task-audience.server.ts), and reads build it from the row they hold.
+ * whole batch of events (audience.server.ts), webhooks judge earlier events by the one they had,
+ * a write works out the one it will leave, and reads build it from the row they hold.
  */
 export type TaskAudience = {
   ownerId: string
@@ -83,36 +144,90 @@ export type TaskAudience = {
   sharedWith: string[]
 }
 
-/** The e-mail through which shares reach this viewer: only a verified one counts. */
-export function shareEmail(viewer: Viewer) {
-  return viewer?.emailVerified ? viewer.email.toLowerCase() : null
+/** A `TaskAudience` as columns of `tasks`, the addresses as JSON text (`audienceOf` reads it). */
+export const taskAudienceColumns = {
+  ownerId: tasks.userId,
+  isPublic: tasks.isPublic,
+  sharedWith: sql<string>`(SELECT json_group_array(${taskShares.email}) FROM ${taskShares} WHERE ${eq(taskShares.taskId, tasks.id)})`,
 }
 
-function waysIn(task: TaskAudience, viewer: Viewer): Ways<boolean> {
-  const email = shareEmail(viewer)
+export function audienceOf(row: { ownerId: string; isPublic: boolean; sharedWith: string }): TaskAudience {
+  return { ownerId: row.ownerId, isPublic: row.isPublic, sharedWith: JSON.parse(row.sharedWith) as string[] }
+}
+
+/** An audience known now, asked in memory or, about a person a statement reads, in SQL. */
+function audienceAs<Condition, Value>(
+  audience: TaskAudience,
+  form: Form<Condition, Value>,
+): TaskAs<Condition, Value> {
   return {
-    isSignedIn: viewer !== null,
-    isOwner: viewer !== null && viewer.id === task.ownerId,
-    isSharedWith: email !== null && task.sharedWith.includes(email),
-    isPublic: task.isPublic,
+    isOwnedBy: (id) => form.equals(id, audience.ownerId),
+    isSharedWith: (email) => form.isAmong(email, audience.sharedWith),
+    isPublic: form.is(audience.isPublic),
   }
 }
 
-const inMemory: Logic<boolean> = {
+/** A task row as the rules read it: `tasks`, or an alias of it (a subtask inside a subquery). */
+export type TaskColumns = Record<'id' | 'userId' | 'isPublic', AnyColumn>
+
+/** A row of `tasks` (or an alias) as a statement reads it. */
+function rowAs(task: TaskColumns): TaskAs<Condition, SqlValue> {
+  return {
+    isOwnedBy: (id) => eq(task.userId, id),
+    isSharedWith: (email) =>
+      sql`${task.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${eq(taskShares.email, email)})`,
+    // A literal, not a parameter: the partial index on public tasks matches `is_public = 1` only.
+    isPublic: eq(task.isPublic, sql`1`),
+  }
+}
+
+// ── In memory ───────────────────────────────────────────────────────────────
+
+/** The e-mail through which shares reach this viewer: only a verified one counts. */
+function shareEmail(viewer: Viewer) {
+  return viewer?.emailVerified ? viewer.email.toLowerCase() : null
+}
+
+/** The viewer as the forms read them, bound now: a visitor, or an unverified address, is null. */
+export function viewerValues(viewer: Viewer) {
+  return { id: viewer?.id ?? null, email: shareEmail(viewer) } satisfies PersonAs<string>
+}
+
+const inMemory: Form<boolean, string> = {
   all: (...conditions) => conditions.every(Boolean),
   any: (...conditions) => conditions.some(Boolean),
   not: (condition) => !condition,
+  is: (known) => known,
+  isSomeone: () => true,
+  equals: (value, known) => value === known,
+  isAmong: (value, known) => known.includes(value),
+}
+
+function factsInMemory(task: TaskAudience, viewer: Viewer) {
+  return factsOf(audienceAs(task, inMemory), viewerValues(viewer), inMemory)
 }
 
 /** Whether the rule lets this viewer do it to this task. */
 export function ruleHolds(rule: TaskRule, task: TaskAudience, viewer: Viewer): boolean {
-  return TASK_RULES[rule](waysIn(task, viewer), inMemory)
+  return TASK_RULES[rule](factsInMemory(task, viewer), inMemory)
+}
+
+/** Every rule, decided for one viewer and task. */
+export type Permissions = Record<TaskRule, boolean>
+
+/**
+ * What the viewer may do with the task, every rule by its name: what a read carries on once it
+ * has stripped the addresses a non-owner may not learn (getTask, the mention scope).
+ */
+export function permissionsOf(task: TaskAudience, viewer: Viewer): Permissions {
+  const facts = factsInMemory(task, viewer)
+  return Object.fromEntries(RULES.map((rule) => [rule, TASK_RULES[rule](facts, inMemory)])) as Permissions
 }
 
 // ── In SQL ──────────────────────────────────────────────────────────────────
 
-/** A task row as the rules read it: `tasks`, or an alias of it (a subtask inside a subquery). */
-export type TaskColumns = Record<'id' | 'userId' | 'isPublic', AnyColumn>
+/** A person's value in a statement: bound now, a column, or a placeholder. */
+type SqlValue = string | SQLWrapper
 
 /**
  * The viewer as a statement sees them: values bound now (`viewerValues`), or the placeholders of
@@ -120,11 +235,7 @@ export type TaskColumns = Record<'id' | 'userId' | 'isPublic', AnyColumn>
  * an unverified address) leaves its terms out; a placeholder bound to NULL equals nothing, so one
  * prepared statement serves every viewer.
  */
-export type ViewerInSql = { id: string | null | SQLWrapper; email: string | null | SQLWrapper }
-
-export function viewerValues(viewer: Viewer) {
-  return { id: viewer?.id ?? null, email: shareEmail(viewer) } satisfies ViewerInSql
-}
+export type ViewerInSql = PersonAs<SqlValue>
 
 export const viewerPlaceholders = {
   id: sql.placeholder('viewerId'),
@@ -140,7 +251,7 @@ const person = alias(users, 'person')
  * in the viewer's place: their verified address read from `users`, NULL (no share counts) when
  * they have none or do not exist. How `beAssigned` is applied to whom a task is or would be assigned to.
  */
-export function personInSql(id: string | SQLWrapper): ViewerInSql {
+export function personInSql(id: SqlValue): ViewerInSql {
   return {
     id,
     email: sql`(SELECT lower(${person.email}) FROM ${users} ${person} WHERE ${person.id} = ${id} AND ${person.emailVerifiedAt} IS NOT NULL)`,
@@ -165,47 +276,28 @@ function joined(conditions: Condition[], join: typeof and, ifNone: boolean): Con
   return terms.length === 1 ? (terms[0] as SQL) : (join(...terms) as SQL)
 }
 
-const inSql: Logic<Condition> = {
+const inSql: Form<Condition, SqlValue> = {
   all: (...conditions) => (conditions.includes(false) ? false : joined(conditions, and, true)),
   any: (...conditions) => (conditions.includes(true) ? true : joined(conditions, or, false)),
   not: (condition) => (typeof condition === 'boolean' ? !condition : not(condition)),
+  is: (known) => known,
+  isSomeone: (id) => typeof id === 'string' || sql`${id} IS NOT NULL`,
+  equals: (value, known) => eq(sql`${known}`, value),
+  isAmong: (value, known) => known.length > 0 && sql`coalesce(${value} IN ${known}, 0)`,
 }
 
-/** A `TaskAudience` as columns of `tasks`, the addresses as JSON text (`audienceOf` reads it). */
-export const taskAudienceColumns = {
-  ownerId: tasks.userId,
-  isPublic: tasks.isPublic,
-  sharedWith: sql<string>`(SELECT json_group_array(${taskShares.email}) FROM ${taskShares} WHERE ${eq(taskShares.taskId, tasks.id)})`,
-}
-
-export function audienceOf(row: { ownerId: string; isPublic: boolean; sharedWith: string }): TaskAudience {
-  return { ownerId: row.ownerId, isPublic: row.isPublic, sharedWith: JSON.parse(row.sharedWith) as string[] }
-}
-
-function waysInSql(task: TaskColumns, viewer: ViewerInSql): Ways<Condition> {
-  const { id, email } = viewer
-  const isSignedIn = id === null ? false : typeof id === 'string' || sql`${id} IS NOT NULL`
-  return {
-    isSignedIn,
-    // Never NULL, even for a placeholder bound to NULL, so that `not` of it holds for a visitor.
-    isOwner: id !== null && inSql.all(isSignedIn, eq(task.userId, id)),
-    isSharedWith:
-      email !== null &&
-      sql`${task.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${eq(taskShares.email, email)})`,
-    // A literal, not a parameter: the partial index on public tasks matches `is_public = 1` only.
-    isPublic: eq(task.isPublic, sql`1`),
-  }
-}
-
-/** The rule as a condition on a task row: `tasks` unless another row (an alias) is named. */
-export function ruleSql(rule: TaskRule, viewer: ViewerInSql, task: TaskColumns = tasks): SQL {
-  const condition = TASK_RULES[rule](waysInSql(task, viewer), inSql)
+function asSql(condition: Condition): SQL {
   if (typeof condition !== 'boolean') return condition
   return condition ? sql`1` : sql`0`
 }
 
+/** The rule as a condition on a task row: `tasks` unless another row (an alias) is named. */
+export function ruleSql(rule: TaskRule, viewer: ViewerInSql, task: TaskColumns = tasks): SQL {
+  return asSql(TASK_RULES[rule](factsOf(rowAs(task), viewer, inSql), inSql))
+}
+
 /** The rule for one task, by id, as EXISTS: a probe, or a guard inside a write. */
-export function ruleOnTaskSql(rule: TaskRule, viewer: ViewerInSql, taskId: string | SQLWrapper): SQL {
+export function ruleOnTaskSql(rule: TaskRule, viewer: ViewerInSql, taskId: SqlValue): SQL {
   return sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${and(eq(tasks.id, taskId), ruleSql(rule, viewer))})`
 }
 
@@ -217,20 +309,7 @@ export function ruleOnTaskSql(rule: TaskRule, viewer: ViewerInSql, taskId: strin
  * none of them, rather than the shares without the assignment.
  */
 export function ruleOverAudienceSql(rule: TaskRule, audience: TaskAudience, person: ViewerInSql): SQL {
-  const { id, email } = person
-  const isSignedIn = id === null ? false : typeof id === 'string' || sql`${id} IS NOT NULL`
-  const ways: Ways<Condition> = {
-    isSignedIn,
-    isOwner: id !== null && inSql.all(isSignedIn, eq(sql`${audience.ownerId}`, id)),
-    isSharedWith:
-      email !== null &&
-      audience.sharedWith.length > 0 &&
-      sql`coalesce(${email} IN ${audience.sharedWith}, 0)`,
-    isPublic: audience.isPublic,
-  }
-  const condition = TASK_RULES[rule](ways, inSql)
-  if (typeof condition !== 'boolean') return condition
-  return condition ? sql`1` : sql`0`
+  return asSql(TASK_RULES[rule](factsOf(audienceAs(audience, inSql), person, inSql), inSql))
 }
 
 // The probes of one task that hot prepared statements share, built once from the rules above.
@@ -240,11 +319,3 @@ export const isTaskVisibleSql = ruleOnTaskSql('see', viewerPlaceholders, sql.pla
 
 /** Whether the viewer may comment on one task, with the placeholders of `isTaskVisibleSql`. */
 export const mayCommentSql = ruleOnTaskSql('comment', viewerPlaceholders, sql.placeholder('taskId'))
-
-/**
- * `ruleSql('see', viewerValues(viewer))`, under the name comments.server.ts imports; new code
- * writes the rule it applies.
- */
-export function visibleToSql(viewer: Viewer): SQL {
-  return ruleSql('see', viewerValues(viewer))
-}

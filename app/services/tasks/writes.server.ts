@@ -38,7 +38,7 @@ import type { TaskView } from './view'
 
 async function requireOwner(db: Executor, actor: Actor, taskId: string) {
   const access = await getTask(db, actor, taskId)
-  if (!access.isOwner) throw new Forbidden(NOT_ALLOWED)
+  if (!access.may.change) throw new Forbidden(NOT_ALLOWED)
   return access.task
 }
 
@@ -168,7 +168,7 @@ export async function updateTask(
   taskId: string,
   changes: TaskUpdate,
 ): Promise<TaskView> {
-  if (isHandingBack(changes) && !(await getTask(db, actor, taskId)).isOwner) {
+  if (isHandingBack(changes) && !(await getTask(db, actor, taskId)).may.change) {
     return handBackTask(db, actor, taskId)
   }
   const before = await requireOwner(db, actor, taskId)
@@ -237,7 +237,7 @@ export async function updateTask(
   })
   if (task.rowsAffected === 0) {
     // Refused by a rule that changed since the checks above: gone, or the assignee unshared meanwhile.
-    if (assigneeId && (await getTask(db, actor, taskId)).isOwner) throw new Forbidden(CANNOT_BE_ASSIGNED)
+    if (assigneeId && (await getTask(db, actor, taskId)).may.change) throw new Forbidden(CANNOT_BE_ASSIGNED)
     throw new NotFound(TASK_NOT_FOUND)
   }
   return (await getTask(db, actor, taskId)).task
@@ -274,7 +274,7 @@ export async function setTaskStatus(
   status: Status,
 ): Promise<TaskView> {
   const access = await getTask(db, actor, taskId)
-  if (!access.canSetStatus) throw new Forbidden(NOT_ALLOWED)
+  if (!access.may.setStatus) throw new Forbidden(NOT_ALLOWED)
   const before = access.task
   if (before.status !== status) {
     const now = new Date()
@@ -298,7 +298,7 @@ export async function setTaskStatus(
     })
     if (moved.rowsAffected === 0) {
       // Why nothing moved, as a fresh read tells it: gone from sight, or no longer theirs to move.
-      if ((await getTask(db, actor, taskId)).canSetStatus) throw new NotFound(TASK_NOT_FOUND)
+      if ((await getTask(db, actor, taskId)).may.setStatus) throw new NotFound(TASK_NOT_FOUND)
       throw new Forbidden(NOT_ALLOWED)
     }
   }
