@@ -111,8 +111,9 @@ type TaskAs<Condition, Value> = {
 type PersonAs<Value> = { id: Value | null; email: Value | null }
 
 /**
- * Every fact, written once for every form. A new fact is a line in `Facts` and one here; `tsc`
- * then asks each reading of a task (`audienceAs`, `rowAs`) how it reads what the fact needs.
+ * Every fact, written once for every form. A new fact is a line in `Facts`, one here and, if it
+ * asks the task something new, a question in `TaskAs`; `tsc` then asks each reading of a task
+ * (`audienceAs`, `rowAs`) how it answers (docs/architecture.md, "A new fact of the rule").
  */
 function factsOf<Condition, Value>(
   task: TaskAs<Condition, Value>,
