@@ -83,7 +83,7 @@ function accessOf(row: TaskRow, viewer: Viewer): Access | null {
   return may.see ? { task: toView(row, may), may } : null
 }
 
-/** The task as the viewer may read it, for a list whose statement already applied `see`. */
+/** The task as the viewer may read it, for a read whose statement keeps only what they may see. */
 function viewOf(row: TaskRow, viewer: Viewer): TaskView {
   return toView(row, permissionsOf(audienceOfRow(row), viewer))
 }
