@@ -9,6 +9,10 @@ import { registerReplica } from './replicas.server'
 import * as schema from './schema'
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client }
+/** An open transaction on the database: what `commitAfterReading` (app/db/write.server.ts) hands its work. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+/** The database or an open transaction on it: what a read takes when it can run inside either. */
+export type Executor = Database | Transaction
 
 export type DatabaseConfig = {
   url: string
@@ -43,7 +47,7 @@ export function openDatabase(config: DatabaseConfig): Database {
       ? openFile(filePath, config)
       : openClient(config)
   if (config.syncUrl) registerReplica(client)
-  const db = announceCommits(drizzle(observeStatements(client), { schema }))
+  const db = announceCommits(drizzle(observeStatements(sendOneStatementAlone(client)), { schema }))
   // A replica's writes go to the primary, but through the same synchronous driver as a file:
   // they block the thread for the round trip, so they take turns like a file's.
   return filePath || config.url.startsWith('file:') ? takeTurnsToWrite(db) : db
@@ -75,6 +79,24 @@ function openClient(config: DatabaseConfig): Client {
 /** The HTTP client's fetch, with every request bounded by REMOTE_TIMEOUT_MS. */
 function boundedFetch(request: Request) {
   return fetch(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(REMOTE_TIMEOUT_MS)]) })
+}
+
+/**
+ * A write batch of one statement is sent as that statement alone: SQLite runs a statement outside
+ * a transaction as a transaction of its own, so it is as atomic, and it skips the `BEGIN` and
+ * `COMMIT` around it, which on an embedded replica are each a statement forwarded to the primary.
+ * So a single write through `commit` costs what the bare statement would, and still takes its
+ * turn and is announced like any commit (below).
+ */
+function sendOneStatementAlone(client: Client): Client {
+  const batch = client.batch.bind(client)
+  const execute = client.execute.bind(client)
+  client.batch = (async (statements, mode) => {
+    const [only] = statements
+    if (statements.length !== 1 || mode !== 'write' || !only) return batch(statements, mode)
+    return [await execute(Array.isArray(only) ? { sql: only[0], args: only[1] ?? [] } : only)]
+  }) as Client['batch']
+  return client
 }
 
 const commitListeners = new Set<() => void>()
@@ -165,6 +187,3 @@ export function closeDatabase() {
   instance?.$client.close()
   instance = undefined
 }
-
-/** The database or an open transaction on it: what a function takes when it can run inside either. */
-export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0]

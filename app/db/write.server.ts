@@ -3,7 +3,7 @@ import { getTableColumns, Placeholder, SQL, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { dbBusyRetries } from '~/utils/metrics.server'
-import type { Database } from './client.server'
+import type { Database, Transaction } from './client.server'
 
 /**
  * How a service writes: one way (docs/decisions/033-one-way-to-write.md).
@@ -15,7 +15,8 @@ import type { Database } from './client.server'
  * checks are read before, and where a rule could change meanwhile (a share revoked, a task
  * deleted) the statement carries the rule as its condition and the ones after it are conditional
  * on it (`wroteJustBefore`, `insertIf`), so the service reads the outcome by name to say why
- * nothing changed.
+ * nothing changed. A single statement is a commit of one, which the client sends as the statement
+ * alone (client.server.ts): no more than the bare statement would cost.
  *
  * The hot paths grow the same commit with `prepareStep`: a statement whose SQL is built once and
  * bound per call. The rare write whose statements are computed from rows read inside its own
@@ -223,17 +224,16 @@ function shapeOf(build: (db: Builder) => Query) {
 
 // ── Reading inside the write ────────────────────────────────────────────────
 
-/** The open transaction `commitAfterReading` hands its work. */
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
-
 /**
  * The exception to `commit`, for rare writes whose statements are computed from rows read inside
  * the same commit, where no condition on a statement can stand in for the read: a Stripe event
  * and the access rebuilt from all the records (docs/decisions/021-webhooks-rebuild-access.md),
- * the mention e-mail rendered from the mentions it marks e-mailed, seeding. An interactive
+ * the mention e-mail rendered from the mentions it marks e-mailed, the due-date reminder rendered
+ * from the tasks it records as reminded, seeding. An interactive
  * transaction: on a libSQL server it holds the write lock across a round trip per statement, so
  * never on a hot path, and nothing slow inside (tests/unit/transactions-without-io.test.ts).
- * Inside, statements are the same builders as a commit's, each awaited on `tx`.
+ * Inside, statements are the same builders as a commit's, each awaited on `tx`; a helper that
+ * writes on it takes a `Transaction` (tests/unit/one-way-to-write.test.ts allows no other await).
  */
 export function commitAfterReading<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
   return db.transaction(work)
