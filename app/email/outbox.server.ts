@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
+import type { Database } from '~/db/client.server'
 import { emailOutbox } from '~/db/schema'
-import { type Builder, insertIf } from '~/db/write.server'
+import { type Builder, commit, insertIf } from '~/db/write.server'
 
 export type OutgoingEmail = {
   to: string
@@ -20,8 +20,8 @@ export function emailStatement(db: Builder, email: OutgoingEmail, onlyIf: SQL = 
   return insertIf(db, emailOutbox, { ...email, id: crypto.randomUUID(), createdAt: new Date() }, onlyIf)
 }
 
-/** Queues an e-mail on its own, one statement; answers its id. */
-export async function queueEmail(db: Executor, email: OutgoingEmail) {
-  const [row] = await emailStatement(db, email).returning({ id: emailOutbox.id })
-  return row?.id as string
+/** Queues an e-mail on its own, a commit of one statement; answers its id. */
+export async function queueEmail(db: Database, email: OutgoingEmail) {
+  const { queued } = await commit(db, { queued: emailStatement(db, email).returning({ id: emailOutbox.id }) })
+  return String(queued.rows[0]?.[emailOutbox.id.name])
 }

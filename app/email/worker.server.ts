@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import { type Database, database } from '~/db/client.server'
 import { emailOutbox } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
 import { emailDeliveries, type QueueState, queueState } from '~/utils/metrics.server'
 import { withSpan } from '~/utils/tracing.server'
@@ -54,22 +55,25 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
   const logError = options.logError ?? ((message, error) => console.error(message, error ?? ''))
 
   async function claim(candidate: { id: string; nextAttemptAt: Date }) {
-    const [row] = await db
-      .update(emailOutbox)
-      .set({
-        nextAttemptAt: new Date(now() + LEASE_MS),
-        attempts: sql`${emailOutbox.attempts} + 1`,
-      })
-      .where(
-        and(
-          eq(emailOutbox.id, candidate.id),
-          eq(emailOutbox.status, 'pending'),
-          // Compare-and-swap on the value we read: if another worker claimed the row first, its
-          // lease changed this and our UPDATE matches nothing, whatever the clocks say.
-          eq(emailOutbox.nextAttemptAt, candidate.nextAttemptAt),
+    const lease = new Date(now() + LEASE_MS)
+    const { claimed } = await commit(db, {
+      claimed: db
+        .update(emailOutbox)
+        .set({ nextAttemptAt: lease, attempts: sql`${emailOutbox.attempts} + 1` })
+        .where(
+          and(
+            eq(emailOutbox.id, candidate.id),
+            eq(emailOutbox.status, 'pending'),
+            // Compare-and-swap on the value we read: if another worker claimed the row first, its
+            // lease changed this and our UPDATE matches nothing, whatever the clocks say.
+            eq(emailOutbox.nextAttemptAt, candidate.nextAttemptAt),
+          ),
         ),
-      )
-      .returning()
+    })
+    if (claimed.rowsAffected === 0) return undefined
+    // Read back as drizzle types it, while the lease is still ours.
+    const ours = and(eq(emailOutbox.id, candidate.id), eq(emailOutbox.nextAttemptAt, lease))
+    const [row] = await db.select().from(emailOutbox).where(ours)
     return row
   }
 
@@ -86,21 +90,25 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
         `E-mail ${row.id} to ${row.to} failed (attempt ${row.attempts} of ${MAX_ATTEMPTS})${isGivingUp ? ', giving up' : ''}:`,
         message,
       )
-      await db
-        .update(emailOutbox)
-        .set(
-          isGivingUp
-            ? { status: 'failed', lastError: message }
-            : { lastError: message, nextAttemptAt: new Date(now() + retryDelayMs(row.attempts)) },
-        )
-        // Only while the lease is still ours: past it, another worker owns the row's fate.
-        .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.nextAttemptAt, row.nextAttemptAt)))
+      await commit(db, {
+        failed: db
+          .update(emailOutbox)
+          .set(
+            isGivingUp
+              ? { status: 'failed', lastError: message }
+              : { lastError: message, nextAttemptAt: new Date(now() + retryDelayMs(row.attempts)) },
+          )
+          // Only while the lease is still ours: past it, another worker owns the row's fate.
+          .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.nextAttemptAt, row.nextAttemptAt))),
+      })
       return false
     }
-    await db
-      .update(emailOutbox)
-      .set({ status: 'sent', sentAt: new Date(now()), lastError: null })
-      .where(eq(emailOutbox.id, row.id))
+    await commit(db, {
+      sent: db
+        .update(emailOutbox)
+        .set({ status: 'sent', sentAt: new Date(now()), lastError: null })
+        .where(eq(emailOutbox.id, row.id)),
+    })
     emailDeliveries.inc({ outcome: 'sent' })
     return true
   }

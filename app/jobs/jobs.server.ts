@@ -1,7 +1,7 @@
 import { and, asc, eq, lte, ne, or, type SQL, sql } from 'drizzle-orm'
 import { type Database, database } from '~/db/client.server'
 import { jobs } from '~/db/schema'
-import { type Builder, insertIf, prepareStep } from '~/db/write.server'
+import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
 import { jobRuns, type QueueState, queueState } from '~/utils/metrics.server'
 import { withSpan } from '~/utils/tracing.server'
@@ -151,15 +151,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function claim(id: string) {
     const at = new Date(now())
-    const [job] = await db
-      .update(jobs)
-      .set({
-        status: 'running',
-        lockedUntil: new Date(at.getTime() + LEASE_MS),
-        attempts: sql`${jobs.attempts} + 1`,
-      })
-      .where(and(eq(jobs.id, id), isDue(at)))
-      .returning()
+    const lockedUntil = new Date(at.getTime() + LEASE_MS)
+    const { claimed } = await commit(db, {
+      claimed: db
+        .update(jobs)
+        .set({ status: 'running', lockedUntil, attempts: sql`${jobs.attempts} + 1` })
+        .where(and(eq(jobs.id, id), isDue(at))),
+    })
+    if (claimed.rowsAffected === 0) return undefined
+    // Read back as drizzle types it; rescheduled since the claim, it is not ours to run.
+    const ours = and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.lockedUntil, lockedUntil))
+    const [job] = await db.select().from(jobs).where(ours)
     return job
   }
 
@@ -182,18 +184,20 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         `Job ${job.id} (${job.type}) failed (attempt ${job.attempts} of ${MAX_ATTEMPTS})${isGivingUp ? ', giving up' : ''}:`,
         message,
       )
-      await db
-        .update(jobs)
-        .set({
-          status: isGivingUp ? 'failed' : 'pending',
-          runAt: new Date(now() + retryDelayMs(job.attempts)),
-          lockedUntil: null,
-          lastError: message,
-        })
-        .where(isStillOurs(job))
+      await commit(db, {
+        failed: db
+          .update(jobs)
+          .set({
+            status: isGivingUp ? 'failed' : 'pending',
+            runAt: new Date(now() + retryDelayMs(job.attempts)),
+            lockedUntil: null,
+            lastError: message,
+          })
+          .where(isStillOurs(job)),
+      })
       return false
     }
-    await db.delete(jobs).where(isStillOurs(job))
+    await commit(db, { done: db.delete(jobs).where(isStillOurs(job)) })
     jobRuns.inc({ type: metricJobType(job.type), outcome: 'done' })
     options.onJobDone?.(job)
     return true

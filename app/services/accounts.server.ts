@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm'
-import type { Database, Executor } from '~/db/client.server'
+import type { Database, Transaction } from '~/db/client.server'
 import { accounts, sessions, users, verifications } from '~/db/schema'
 import { type Builder, commit, insertIf, wroteJustBefore } from '~/db/write.server'
 import { emailStatement } from '~/email/outbox.server'
@@ -166,10 +166,12 @@ export async function signInWithOAuth(
         `An account with ${email} exists but its address was never verified. Use "Forgot password" to prove it is yours, then sign in with ${providerName(profile.provider)}.`,
       )
     }
-    await db.insert(accounts).values({
-      userId: existing.id,
-      provider: profile.provider,
-      providerAccountId: profile.providerAccountId,
+    await commit(db, {
+      account: db.insert(accounts).values({
+        userId: existing.id,
+        provider: profile.provider,
+        providerAccountId: profile.providerAccountId,
+      }),
     })
     return { ...toSessionUser(existing), isNewAccount: false }
   }
@@ -245,11 +247,12 @@ export async function requestEmailVerification(db: Database, userId: string) {
 /** Uses up a verification token; the address it was sent to becomes verified. */
 export async function verifyEmail(db: Database, token: string): Promise<SessionUser> {
   const row = await consumeToken(db, token, 'verify-email', INVALID_VERIFICATION_LINK)
-  const [user] = await db
-    .update(users)
-    .set({ emailVerifiedAt: new Date() })
-    .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-    .returning()
+  const isTheAccount = and(eq(users.id, row.userId), eq(users.email, row.email))
+  const { verified } = await commit(db, {
+    verified: db.update(users).set({ emailVerifiedAt: new Date() }).where(isTheAccount),
+  })
+  if (verified.rowsAffected === 0) throw new Invalid(INVALID_VERIFICATION_LINK)
+  const [user] = await db.select().from(users).where(eq(users.id, row.userId)).limit(1)
   if (!user) throw new Invalid(INVALID_VERIFICATION_LINK)
   return toSessionUser(user)
 }
@@ -263,20 +266,23 @@ async function consumeToken(
   if (!token) throw new Invalid(message)
   // Marking it used in the same statement that finds it makes a token single-use even when two
   // requests race with it.
-  const [row] = await db
-    .update(verifications)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(verifications.tokenHash, hashToken(token)),
-        eq(verifications.purpose, purpose),
-        isNull(verifications.usedAt),
-        gt(verifications.expiresAt, new Date()),
-      ),
-    )
-    .returning()
+  const { used } = await commit(db, {
+    used: db
+      .update(verifications)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(verifications.tokenHash, hashToken(token)),
+          eq(verifications.purpose, purpose),
+          isNull(verifications.usedAt),
+          gt(verifications.expiresAt, new Date()),
+        ),
+      )
+      .returning({ userId: verifications.userId, email: verifications.email }),
+  })
+  const [row] = used.rows
   if (!row) throw new Invalid(message)
-  return row
+  return { userId: String(row[verifications.userId.name]), email: String(row[verifications.email.name]) }
 }
 
 // ── Password reset ──────────────────────────────────────────────────────────
@@ -326,7 +332,7 @@ export type Buyer = { id: string; email: string; isNew: boolean }
  * password (which verifies it). A new account gets the same link.
  */
 export async function findOrCreateBuyer(
-  tx: Executor,
+  tx: Transaction,
   order: { userId: string | null; email: string; name: string },
 ): Promise<Buyer> {
   if (order.userId) {
@@ -352,7 +358,7 @@ export async function findOrCreateBuyer(
   return { id: user.id, email, isNew: true }
 }
 
-async function queueSetPasswordEmail(tx: Executor, user: { id: string; email: string }) {
+async function queueSetPasswordEmail(tx: Transaction, user: { id: string; email: string }) {
   const { token, statement } = tokenStatement(tx, user, 'reset-password')
   await statement
   await emailStatement(tx, setPasswordMessage(user.email, link('/email/reset-password', token)))

@@ -25,16 +25,18 @@ const ABANDONED_AFTER_MS = 30_000
 /** Opens a stream for a chat; Conflict while another one runs there. */
 export async function openStream(db: Database, chatId: string): Promise<string> {
   const now = Date.now()
-  await db
-    .update(chatStreams)
-    .set({ status: 'failed' })
-    .where(
-      and(
-        eq(chatStreams.chatId, chatId),
-        eq(chatStreams.status, 'running'),
-        lt(chatStreams.updatedAt, new Date(now - ABANDONED_AFTER_MS)),
+  await commit(db, {
+    abandoned: db
+      .update(chatStreams)
+      .set({ status: 'failed' })
+      .where(
+        and(
+          eq(chatStreams.chatId, chatId),
+          eq(chatStreams.status, 'running'),
+          lt(chatStreams.updatedAt, new Date(now - ABANDONED_AFTER_MS)),
+        ),
       ),
-    )
+  })
   const streamId = crypto.randomUUID()
   try {
     await commit(db, {
@@ -71,12 +73,13 @@ export async function runningStream(db: Database, chatId: string): Promise<strin
 
 /** Asks the running generation of a chat to stop, wherever it runs; false when none runs. */
 export async function requestStop(db: Database, chatId: string) {
-  const stopped = await db
-    .update(chatStreams)
-    .set({ stopRequestedAt: new Date() })
-    .where(and(eq(chatStreams.chatId, chatId), eq(chatStreams.status, 'running')))
-    .returning({ id: chatStreams.id })
-  return stopped.length > 0
+  const { stopped } = await commit(db, {
+    stopped: db
+      .update(chatStreams)
+      .set({ stopRequestedAt: new Date() })
+      .where(and(eq(chatStreams.chatId, chatId), eq(chatStreams.status, 'running'))),
+  })
+  return stopped.rowsAffected > 0
 }
 
 /**
@@ -116,21 +119,27 @@ export class ChunkWriter {
       seq: ++this.#seq,
       chunk: JSON.stringify(chunk),
     }))
-    const [state] = await this.db
-      .update(chatStreams)
-      .set({ updatedAt: new Date() })
-      .where(eq(chatStreams.id, this.streamId))
-      .returning({ stopRequestedAt: chatStreams.stopRequestedAt })
+    const { touched } = await commit(this.db, {
+      touched: this.db
+        .update(chatStreams)
+        .set({ updatedAt: new Date() })
+        .where(eq(chatStreams.id, this.streamId))
+        .returning({ stopRequestedAt: chatStreams.stopRequestedAt }),
+    })
+    const [state] = touched.rows
     // No row: the chat was deleted meanwhile, which stops its answer too.
-    if (!state || state.stopRequestedAt) this.onStop()
-    if (state && rows.length > 0) await this.db.insert(chatStreamChunks).values(rows)
+    if (!state || state[chatStreams.stopRequestedAt.name] != null) this.onStop()
+    if (state && rows.length > 0)
+      await commit(this.db, { chunks: this.db.insert(chatStreamChunks).values(rows) })
   }
 
   /** Writes the rest and marks the stream finished: tails end once they have read it all. */
   async close(status: 'done' | 'stopped' | 'failed') {
     clearInterval(this.#timer)
     await this.flush()
-    await this.db.update(chatStreams).set({ status }).where(eq(chatStreams.id, this.streamId))
+    await commit(this.db, {
+      finished: this.db.update(chatStreams).set({ status }).where(eq(chatStreams.id, this.streamId)),
+    })
   }
 }
 

@@ -2,7 +2,7 @@ import { and, eq, exists, gte, inArray, isNotNull, lte, ne, notExists, sql } fro
 import type { Database } from '~/db/client.server'
 import { dueReminders, tasks, users } from '~/db/schema'
 import { commitAfterReading } from '~/db/write.server'
-import { queueEmail } from '~/email/outbox.server'
+import { emailStatement } from '~/email/outbox.server'
 import { dueReminderMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { scheduleJob } from '~/jobs/jobs.server'
@@ -164,7 +164,7 @@ async function remind(db: Database, due: Due, now: Date): Promise<number> {
       )
       .orderBy(tasks.createdAt, tasks.id)
     const base = env().BASE_URL
-    await queueEmail(
+    await emailStatement(
       tx,
       dueReminderMessage(
         due.email,

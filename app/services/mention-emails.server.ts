@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { notifications, sessions, users } from '~/db/schema'
 import { commitAfterReading } from '~/db/write.server'
-import { queueEmail } from '~/email/outbox.server'
+import { emailStatement } from '~/email/outbox.server'
 import { mentionEmailMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { INBOX_PATH } from '~/inbox'
@@ -81,7 +81,7 @@ async function sendMentionEmail(db: Database, recipientId: string, now = new Dat
     })
     if (missed.length === 0) return 0
     const base = env().BASE_URL
-    await queueEmail(
+    await emailStatement(
       tx,
       mentionEmailMessage(recipient.email, missed, {
         inbox: `${base}${INBOX_PATH}`,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, lte, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { notifications, tasks, users } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { NotFound } from './errors'
 import type { Actor } from './session-user'
 import { ruleOnTaskSql, ruleSql, viewerParams, viewerPlaceholders, viewerValues } from './tasks/rule.server'
@@ -64,33 +65,36 @@ export async function listUnreadMentions(db: Executor, recipient: Actor): Promis
 }
 
 /** Marks one of the recipient's notifications read; one about a task they cannot see is not theirs. */
-export async function markNotificationRead(db: Executor, recipient: Actor, notificationId: string) {
-  const updated = await db
-    .update(notifications)
-    .set({ isRead: true })
-    .where(
-      and(
-        eq(notifications.id, notificationId),
-        eq(notifications.recipientId, recipient.id),
-        ruleOnTaskSql('see', viewerValues(recipient), notifications.taskId),
+export async function markNotificationRead(db: Database, recipient: Actor, notificationId: string) {
+  const { read } = await commit(db, {
+    read: db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(
+        and(
+          eq(notifications.id, notificationId),
+          eq(notifications.recipientId, recipient.id),
+          ruleOnTaskSql('see', viewerValues(recipient), notifications.taskId),
+        ),
       ),
-    )
-    .returning({ id: notifications.id })
-  if (updated.length === 0) throw new NotFound(NOTIFICATION_NOT_FOUND)
+  })
+  if (read.rowsAffected === 0) throw new NotFound(NOTIFICATION_NOT_FOUND)
 }
 
 /** Opening a task's modal reads its mentions of the viewer (the caller has checked the task is visible). */
-export async function markTaskMentionsRead(db: Executor, recipientId: string, taskId: string) {
-  await db
-    .update(notifications)
-    .set({ isRead: true })
-    .where(
-      and(
-        eq(notifications.recipientId, recipientId),
-        eq(notifications.taskId, taskId),
-        eq(notifications.isRead, false),
+export async function markTaskMentionsRead(db: Database, recipientId: string, taskId: string) {
+  await commit(db, {
+    read: db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(
+        and(
+          eq(notifications.recipientId, recipientId),
+          eq(notifications.taskId, taskId),
+          eq(notifications.isRead, false),
+        ),
       ),
-    )
+  })
 }
 
 // ── The inbox (/notifications and the header's badge) ───────────────────────
@@ -210,13 +214,14 @@ export async function listMentionsToEmail(db: Executor, recipient: Actor): Promi
  * `upTo`, the moment their inbox was listed — so one that arrives meanwhile stays unread.
  * Returns how many were marked.
  */
-export async function markAllMentionsRead(db: Executor, recipient: Actor, upTo: Date): Promise<number> {
-  const marked = await db
-    .update(notifications)
-    .set({ isRead: true })
-    .where(
-      and(visibleMentionOf(recipient), eq(notifications.isRead, false), lte(notifications.createdAt, upTo)),
-    )
-    .returning({ id: notifications.id })
-  return marked.length
+export async function markAllMentionsRead(db: Database, recipient: Actor, upTo: Date): Promise<number> {
+  const { read } = await commit(db, {
+    read: db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(
+        and(visibleMentionOf(recipient), eq(notifications.isRead, false), lte(notifications.createdAt, upTo)),
+      ),
+  })
+  return read.rowsAffected
 }

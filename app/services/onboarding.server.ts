@@ -1,6 +1,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { taskShares, tasks, users } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { Invalid, NotFound } from './errors'
 import type { Actor } from './session-user'
 import { getTask } from './tasks/reads.server'
@@ -59,10 +60,12 @@ export async function getOnboarding(db: Database, actor: Actor): Promise<Onboard
 
 /** Finishing (or skipping the rest) is recorded once; later calls keep the first time. */
 export async function finishOnboarding(db: Database, actor: Actor, now = new Date()) {
-  await db
-    .update(users)
-    .set({ onboardedAt: now })
-    .where(and(eq(users.id, actor.id), isNull(users.onboardedAt)))
+  await commit(db, {
+    finished: db
+      .update(users)
+      .set({ onboardedAt: now })
+      .where(and(eq(users.id, actor.id), isNull(users.onboardedAt))),
+  })
 }
 
 /**

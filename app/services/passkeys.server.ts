@@ -10,6 +10,7 @@ import {
 import { and, asc, eq, lt } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { passkeyChallenges, passkeys, users } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { PASSKEY_NAME_MAX } from '~/domain/constants'
 import { env } from '~/env.server'
 import { describeUserAgent } from '~/utils/user-agent'
@@ -127,23 +128,26 @@ export async function addPasskey(
 
   const { credential, aaguid, credentialBackedUp } = verification.registrationInfo
   const name = passkeyProviderName(aaguid) ?? `Passkey on ${describeUserAgent(client.userAgent)}`
-  const [added] = await db
-    .insert(passkeys)
-    .values({
-      userId: user.id,
-      credentialId: credential.id,
-      publicKey: Buffer.from(credential.publicKey),
-      counter: credential.counter,
-      transports: (credential.transports ?? []).join(','),
-      aaguid,
-      name: name.slice(0, PASSKEY_NAME_MAX),
-      isBackedUp: credentialBackedUp,
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: passkeys.credentialId })
-    .returning({ id: passkeys.id, name: passkeys.name })
-  if (!added) throw new Conflict('This passkey is already added.')
-  return added
+  const { added } = await commit(db, {
+    added: db
+      .insert(passkeys)
+      .values({
+        userId: user.id,
+        credentialId: credential.id,
+        publicKey: Buffer.from(credential.publicKey),
+        counter: credential.counter,
+        transports: (credential.transports ?? []).join(','),
+        aaguid,
+        name: name.slice(0, PASSKEY_NAME_MAX),
+        isBackedUp: credentialBackedUp,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: passkeys.credentialId })
+      .returning({ id: passkeys.id, name: passkeys.name }),
+  })
+  const [row] = added.rows
+  if (!row) throw new Conflict('This passkey is already added.')
+  return { id: String(row[passkeys.id.name]), name: String(row[passkeys.name.name]) }
 }
 
 // ── Signing in ──────────────────────────────────────────────────────────────
@@ -217,10 +221,12 @@ export async function signInWithPasskey(
   if (!verification?.verified) throw new Unauthorized(PASSKEY_NOT_VERIFIED)
 
   // Conditional on the counter read above: of two answers racing with one counter, one wins.
-  const used = await db
-    .update(passkeys)
-    .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: now })
-    .where(and(eq(passkeys.id, passkey.id), eq(passkeys.counter, passkey.counter)))
+  const { used } = await commit(db, {
+    used: db
+      .update(passkeys)
+      .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: now })
+      .where(and(eq(passkeys.id, passkey.id), eq(passkeys.counter, passkey.counter))),
+  })
   if (used.rowsAffected === 0) throw new Unauthorized(PASSKEY_NOT_VERIFIED)
   return toSessionUser(user)
 }
@@ -243,24 +249,26 @@ export async function listPasskeys(db: Database, userId: string) {
 
 /** Renames one of the person's passkeys; another person's id is NotFound, as a missing one. */
 export async function renamePasskey(db: Database, userId: string, passkeyId: string, name: string) {
-  const renamed = await db
-    .update(passkeys)
-    .set({ name })
-    .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
+  const { renamed } = await commit(db, {
+    renamed: db
+      .update(passkeys)
+      .set({ name })
+      .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId))),
+  })
   if (renamed.rowsAffected === 0) throw new NotFound(PASSKEY_NOT_FOUND)
 }
 
 /** Removes one of the person's passkeys: it signs nobody in from now on. */
 export async function removePasskey(db: Database, userId: string, passkeyId: string) {
-  const removed = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
+  const { removed } = await commit(db, {
+    removed: db.delete(passkeys).where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId))),
+  })
   if (removed.rowsAffected === 0) throw new NotFound(PASSKEY_NOT_FOUND)
 }
 
 /** Challenges past their five minutes, deleted by housekeeping (a verify refuses them anyway). */
 export async function pruneExpiredPasskeyChallenges(db: Database, now = new Date()) {
-  await db.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, now))
+  await commit(db, { expired: db.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, now)) })
 }
 
 // ── Challenges ──────────────────────────────────────────────────────────────
@@ -275,10 +283,12 @@ async function storeChallenge(
 ) {
   await consumeRateLimit(db, `passkey-options:ip:${client.ip ?? 'unknown'}`, CHALLENGES_PER_IP, now.getTime())
   const bytes = randomBytes(32)
-  await db.insert(passkeyChallenges).values({
-    challenge: bytes.toString('base64url'),
-    ...owner,
-    expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS),
+  await commit(db, {
+    challenge: db.insert(passkeyChallenges).values({
+      challenge: bytes.toString('base64url'),
+      ...owner,
+      expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS),
+    }),
   })
   // As bytes: the options carry them base64url-encoded, which is what the client data names.
   return new Uint8Array(bytes)
@@ -296,18 +306,23 @@ async function takeChallenge(
 ) {
   const named = challengeIn(clientDataJSON)
   if (!named) throw new Invalid(PASSKEY_NOT_VERIFIED)
-  const [taken] = await db
-    .delete(passkeyChallenges)
-    .where(
-      and(
-        eq(passkeyChallenges.challenge, named),
-        eq(passkeyChallenges.ceremony, expected.ceremony),
-        eq(passkeyChallenges.binding, expected.binding),
-      ),
-    )
-    .returning()
-  const isFresh = taken && taken.expiresAt.getTime() > expected.now.getTime()
-  if (!isFresh || taken.userId !== expected.userId) throw new Invalid(CHALLENGE_EXPIRED)
+  const { taken } = await commit(db, {
+    taken: db
+      .delete(passkeyChallenges)
+      .where(
+        and(
+          eq(passkeyChallenges.challenge, named),
+          eq(passkeyChallenges.ceremony, expected.ceremony),
+          eq(passkeyChallenges.binding, expected.binding),
+        ),
+      )
+      .returning({ expiresAt: passkeyChallenges.expiresAt, userId: passkeyChallenges.userId }),
+  })
+  const [row] = taken.rows
+  const isFresh = row && Number(row[passkeyChallenges.expiresAt.name]) > expected.now.getTime()
+  if (!isFresh || (row[passkeyChallenges.userId.name] ?? null) !== expected.userId) {
+    throw new Invalid(CHALLENGE_EXPIRED)
+  }
   return named
 }
 

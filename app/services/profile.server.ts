@@ -46,11 +46,13 @@ export async function updateProfile(
   userId: string,
   input: { name: string; image?: string | null },
 ) {
-  const [user] = await db
-    .update(users)
-    .set({ name: input.name, image: input.image ?? null })
-    .where(eq(users.id, userId))
-    .returning()
+  const { updated } = await commit(db, {
+    updated: db
+      .update(users)
+      .set({ name: input.name, image: input.image ?? null })
+      .where(eq(users.id, userId)),
+  })
+  const [user] = updated.rowsAffected > 0 ? await db.select().from(users).where(eq(users.id, userId)) : []
   if (!user) throw new NotFound('Account not found.')
   return toSessionUser(user)
 }
@@ -69,10 +71,12 @@ export async function getEmailSettings(db: Database, userId: string): Promise<Re
 }
 
 export async function setEmailSetting(db: Database, userId: string, setting: EmailSetting, isOn: boolean) {
-  await db
-    .update(users)
-    .set({ [setting]: isOn })
-    .where(eq(users.id, userId))
+  await commit(db, {
+    setting: db
+      .update(users)
+      .set({ [setting]: isOn })
+      .where(eq(users.id, userId)),
+  })
 }
 
 /**
@@ -80,7 +84,7 @@ export async function setEmailSetting(db: Database, userId: string, setting: Ema
  * and the assistant read when no request is there to tell them (docs/product-rules.md §1).
  */
 export async function keepTimeZone(db: Database, userId: string, timeZone: string) {
-  await db.update(users).set({ timeZone }).where(eq(users.id, userId))
+  await commit(db, { timeZone: db.update(users).set({ timeZone }).where(eq(users.id, userId)) })
 }
 
 /**
@@ -135,5 +139,5 @@ export async function deleteAccount(
       { path: ['confirmation'], message: `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.` },
     ])
   }
-  await db.delete(users).where(eq(users.id, userId))
+  await commit(db, { account: db.delete(users).where(eq(users.id, userId)) })
 }

@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rateLimits } from '~/db/schema'
-import { insertIf, prepareStep, type StepResult } from '~/db/write.server'
+import { commit, insertIf, prepareStep, type StepResult } from '~/db/write.server'
 import { RateLimited } from './errors'
 
 export type RateLimitRule = {
@@ -19,18 +19,23 @@ export type RateLimitRule = {
  */
 export async function consumeRateLimit(db: Database, key: string, rule: RateLimitRule, now = Date.now()) {
   const resetAt = new Date(now + rule.windowMs)
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key, count: 1, resetAt })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
-        resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt.getTime()} ELSE ${rateLimits.resetAt} END`,
-      },
-    })
-    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt })
-  if (row && row.count > rule.limit) throw refusalOf(rule, row.resetAt.getTime(), now)
+  const { window } = await commit(db, {
+    window: db
+      .insert(rateLimits)
+      .values({ key, count: 1, resetAt })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+          resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt.getTime()} ELSE ${rateLimits.resetAt} END`,
+        },
+      })
+      .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt }),
+  })
+  const [row] = window.rows
+  if (row && Number(row[rateLimits.count.name]) > rule.limit) {
+    throw refusalOf(rule, Number(row[rateLimits.resetAt.name]), now)
+  }
 }
 
 function refusalOf(rule: RateLimitRule, resetAt: number, now: number) {
@@ -58,16 +63,18 @@ export async function refuseWhileLocked(db: Database, key: string, rule: RateLim
 export async function countFailure(db: Database, key: string, rule: RateLimitRule, now = Date.now()) {
   const resetAt = now + rule.windowMs
   const isExpired = sql`${rateLimits.resetAt} <= ${now}`
-  await db
-    .insert(rateLimits)
-    .values({ key, count: 1, resetAt: new Date(resetAt) })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`CASE WHEN ${isExpired} THEN 1 ELSE ${rateLimits.count} + 1 END`,
-        resetAt: sql`CASE WHEN ${isExpired} OR ${rateLimits.count} + 1 >= ${rule.limit} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
-      },
-    })
+  await commit(db, {
+    failure: db
+      .insert(rateLimits)
+      .values({ key, count: 1, resetAt: new Date(resetAt) })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`CASE WHEN ${isExpired} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+          resetAt: sql`CASE WHEN ${isExpired} OR ${rateLimits.count} + 1 >= ${rule.limit} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
+        },
+      }),
+  })
 }
 
 // ── Inside the commit of the change it limits ───────────────────────────────
@@ -133,10 +140,10 @@ export function spentWindowRefusal(
 
 /** Forgets a key, e.g. the failed sign-ins of an address once its owner signs in. */
 export async function resetRateLimit(db: Database, key: string) {
-  await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`)
+  await commit(db, { forgotten: db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`) })
 }
 
 /** Drops expired windows; run now and then so the table stays small. */
 export async function pruneRateLimits(db: Database, now = Date.now()) {
-  await db.delete(rateLimits).where(sql`${rateLimits.resetAt} <= ${now}`)
+  await commit(db, { expired: db.delete(rateLimits).where(sql`${rateLimits.resetAt} <= ${now}`) })
 }

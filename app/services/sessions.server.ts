@@ -2,7 +2,7 @@ import { and, eq, exists, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { sessions, type User, users } from '~/db/schema'
-import { type Builder, insertIf } from '~/db/write.server'
+import { type Builder, commit, insertIf } from '~/db/write.server'
 import type { SIGN_IN_METHODS } from '~/domain/constants'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import { Forbidden } from './errors'
@@ -95,7 +95,8 @@ export function sessionStep(db: Builder, userId: string, meta: SessionMeta = {},
  */
 export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
   const { statement, ...session } = sessionStep(db, userId, meta, now)
-  if ((await statement).rowsAffected === 0) throw new Forbidden(ACCOUNT_DISABLED)
+  const { created } = await commit(db, { created: statement })
+  if (created.rowsAffected === 0) throw new Forbidden(ACCOUNT_DISABLED)
   return session
 }
 
@@ -146,7 +147,9 @@ export async function findSession(
   const isSeenLongAgo = now.getTime() - row.session.lastSeenAt.getTime() > LAST_SEEN_PRECISION_MS
   const expiresAt = isRenewed ? new Date(now.getTime() + SESSION_MAX_AGE_MS) : row.session.expiresAt
   if (isRenewed || isSeenLongAgo) {
-    await db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id))
+    await commit(db, {
+      renewed: db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id)),
+    })
   }
   return {
     id,
@@ -163,7 +166,7 @@ export async function findSession(
 }
 
 export async function deleteSession(db: Database, sessionId: string) {
-  await db.delete(sessions).where(eq(sessions.id, sessionId))
+  await commit(db, { ended: db.delete(sessions).where(eq(sessions.id, sessionId)) })
 }
 
 export async function listSessions(db: Database, userId: string, now = new Date()) {
@@ -186,11 +189,10 @@ export async function listSessions(db: Database, userId: string, now = new Date(
 
 /** Ends one of the user's sessions; another user's session id changes nothing. */
 export async function revokeSession(db: Database, userId: string, sessionId: string) {
-  const deleted = await db
-    .delete(sessions)
-    .where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
-    .returning({ id: sessions.id })
-  return deleted.length > 0
+  const { ended } = await commit(db, {
+    ended: db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId))),
+  })
+  return ended.rowsAffected > 0
 }
 
 export function revokeOtherSessions(db: Builder, userId: string, keepSessionId: string) {
@@ -221,5 +223,5 @@ export async function liveSessionIds(db: Database, ids: readonly string[], now =
 }
 
 export async function pruneExpiredSessions(db: Database, now = new Date()) {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now))
+  await commit(db, { expired: db.delete(sessions).where(lt(sessions.expiresAt, now)) })
 }

@@ -179,29 +179,33 @@ async function acceptTotp(db: Database, userId: string, code: string) {
   const match = await verifyTOTP({ otp: code, secret: found.secret, ...TOTP, window: 1 })
   if (!match) return false
   const step = Math.floor(Date.now() / 1000 / TOTP.period) + match.delta
-  const used = await db
-    .update(twoFactors)
-    .set({ lastStep: step })
-    .where(and(eq(twoFactors.userId, userId), or(isNull(twoFactors.lastStep), lt(twoFactors.lastStep, step))))
-    .returning({ userId: twoFactors.userId })
-  return used.length > 0
+  const { used } = await commit(db, {
+    used: db
+      .update(twoFactors)
+      .set({ lastStep: step })
+      .where(
+        and(eq(twoFactors.userId, userId), or(isNull(twoFactors.lastStep), lt(twoFactors.lastStep, step))),
+      ),
+  })
+  return used.rowsAffected > 0
 }
 
 async function spendRecoveryCode(db: Database, userId: string, code: string) {
   const normal = normalizeRecoveryCode(code)
   if (normal.length !== 10) return false
-  const used = await db
-    .update(recoveryCodes)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(recoveryCodes.userId, userId),
-        eq(recoveryCodes.codeHash, keyedHash(normal)),
-        isNull(recoveryCodes.usedAt),
+  const { used } = await commit(db, {
+    used: db
+      .update(recoveryCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(recoveryCodes.userId, userId),
+          eq(recoveryCodes.codeHash, keyedHash(normal)),
+          isNull(recoveryCodes.usedAt),
+        ),
       ),
-    )
-    .returning({ id: recoveryCodes.id })
-  return used.length > 0
+  })
+  return used.rowsAffected > 0
 }
 
 /** Codes are shown as `abcde-12345`; spaces, dashes and case do not matter when typed back. */

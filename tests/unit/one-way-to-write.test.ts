@@ -9,7 +9,10 @@ import { expect, test } from 'vitest'
  * source file under app/ and server/ and names each that leaves that way: an import of drizzle's
  * internals (the chunks a statement is built from, its batch types, any drizzle-orm subpath but
  * the documented ones), a transaction opened anywhere but through `commitAfterReading`, a batch
- * sent anywhere but through `commit`, or a statement typed as SQL text starting with a write.
+ * sent anywhere but through `commit`, a statement typed as SQL text starting with a write, or a
+ * write awaited on its own (`await db.insert(…)…`, on whatever name) rather than sent by `commit`.
+ * A write is awaited only on the open transaction of `commitAfterReading`: its work's parameter,
+ * or a parameter typed `Transaction`.
  *
  * A batch result read by position is not checked here: `commit` answers a record keyed by the
  * names the statements were given, so there is no position to read.
@@ -45,6 +48,47 @@ const INTERNAL_NAMES = new Set([
   'noopMapper',
 ])
 
+const WRITES = new Set(['insert', 'update', 'delete'])
+
+/** The `x.insert(…)` / `x.update(…)` / `x.delete(…)` a chain such as `x.update(t).set(…).where(…)` starts with. */
+function writeStartingChain(expression: ts.Expression): ts.CallExpression | undefined {
+  let found: ts.CallExpression | undefined
+  for (let node: ts.Expression = expression; ; ) {
+    if (ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node)) node = node.expression
+    else if (ts.isPropertyAccessExpression(node)) node = node.expression
+    else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      if (WRITES.has(node.expression.name.text) && node.arguments.length === 1) found = node
+      node = node.expression.expression
+    } else return found
+  }
+}
+
+/** The names that hold `commitAfterReading`'s open transaction where `node` stands. */
+function transactionsInScope(node: ts.Node): Set<string> {
+  const names = new Set<string>()
+  for (let scope: ts.Node | undefined = node; scope; scope = scope.parent) {
+    if (!ts.isFunctionLike(scope)) continue
+    const call = scope.parent
+    const isWork =
+      ts.isCallExpression(call) &&
+      ts.isIdentifier(call.expression) &&
+      call.expression.text === 'commitAfterReading' &&
+      call.arguments[1] === scope
+    scope.parameters.forEach((parameter, index) => {
+      const type = parameter.type
+      const isTyped = type && ts.isTypeReferenceNode(type) && type.typeName.getText() === 'Transaction'
+      if (ts.isIdentifier(parameter.name) && (isTyped || (isWork && index === 0)))
+        names.add(parameter.name.text)
+    })
+  }
+  return names
+}
+
+function isOnTransaction(write: ts.CallExpression) {
+  const receiver = (write.expression as ts.PropertyAccessExpression).expression
+  return ts.isIdentifier(receiver) && transactionsInScope(write).has(receiver.text)
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
@@ -79,6 +123,10 @@ function waysOutOfTheOneWay(file: string, text = readFileSync(file, 'utf8')) {
       const method = node.expression.name.text
       if (method === 'transaction' || method === 'batch') found.push(`${at(node)} calls .${method}(…)`)
     }
+    if (ts.isAwaitExpression(node) && !WRITE_MODULES.has(name)) {
+      const write = writeStartingChain(node.expression)
+      if (write && !isOnTransaction(write)) found.push(`${at(node)} awaits a write outside commit`)
+    }
     if (
       (ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isStringLiteral(node)) &&
       /^\s*(INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM|REPLACE\s+INTO)\s/i.test(node.text)
@@ -107,7 +155,18 @@ export async function write(db) {
   await db.batch([])
   await db.run(sql\`INSERT INTO tasks (id) VALUES (\${1})\`)
   await commit(db, { task: db.update(tasks).set({ text: 'x' }) })
-}`
+  await this.db.delete(tasks).where(eq(tasks.id, 'x'))
+  const [row] = await (store.insert(tasks).values({ id: 'x' })).returning()
+  await commitAfterReading(db, async (tx) => {
+    await tx.update(tasks).set({ text: 'x' })
+    await db.update(tasks).set({ text: 'x' })
+  })
+}
+async function inside(tx: Transaction) {
+  await tx.insert(tasks).values({ id: 'x' })
+}
+const reads = () => db.select().from(tasks).where(eq(tasks.id, 'x'))
+const statement = () => db.update(tasks).set({ text: 'x' })`
   expect(waysOutOfTheOneWay(join(ROOT, 'app/services/probe.server.ts'), probe)).toEqual([
     'app/services/probe.server.ts:1 imports Param from drizzle-orm',
     'app/services/probe.server.ts:2 imports drizzle-orm/batch',
@@ -115,5 +174,8 @@ export async function write(db) {
     'app/services/probe.server.ts:6 calls .transaction(…)',
     'app/services/probe.server.ts:7 calls .batch(…)',
     'app/services/probe.server.ts:8 writes SQL text',
+    'app/services/probe.server.ts:10 awaits a write outside commit',
+    'app/services/probe.server.ts:11 awaits a write outside commit',
+    'app/services/probe.server.ts:14 awaits a write outside commit',
   ])
 })

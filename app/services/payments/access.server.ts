@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
+import type { Transaction } from '~/db/client.server'
 import { purchases, subscriptions, users } from '~/db/schema'
 import type { PlanId } from '~/domain/constants'
 
@@ -24,7 +24,7 @@ export function subscriptionAccessEnd(subscription: Subscription): Date | null {
 
 const tierRank = (plan: PlanId) => ['free', 'tier1', 'tier2', 'tier3'].indexOf(plan)
 
-export async function refreshAccess(tx: Executor, userId: string) {
+export async function refreshAccess(tx: Transaction, userId: string) {
   const owned = await tx
     .select()
     .from(purchases)
@@ -68,7 +68,7 @@ export async function refreshAccess(tx: Executor, userId: string) {
 }
 
 /** Everyone whose access a subscription's state feeds into. */
-export async function refreshAccessForSubscription(tx: Executor, subscriptionId: string) {
+export async function refreshAccessForSubscription(tx: Transaction, subscriptionId: string) {
   const owners = await tx
     .selectDistinct({ userId: purchases.userId })
     .from(purchases)

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { checkouts, purchases, users } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { clientConfig, env } from '~/env.server'
 import { type BillingKind, checkoutUrlFor, type TierId } from '~/pricing'
 import { NotFound } from '../errors'
@@ -73,10 +74,12 @@ export async function startCheckout(
   )
   if (!session.url) throw new Error(`Stripe returned Checkout Session ${session.id} without a URL`)
 
-  await db
-    .insert(checkouts)
-    .values({ id: session.id, userId: actor?.id ?? null, tier: metadata.tier, kind: input.plan })
-    .onConflictDoNothing()
+  await commit(db, {
+    checkout: db
+      .insert(checkouts)
+      .values({ id: session.id, userId: actor?.id ?? null, tier: metadata.tier, kind: input.plan })
+      .onConflictDoNothing(),
+  })
   return { kind: 'stripe', url: session.url }
 }
 

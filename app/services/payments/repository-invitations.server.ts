@@ -1,5 +1,5 @@
 import { and, eq, ne, type SQL } from 'drizzle-orm'
-import type { Database, Executor } from '~/db/client.server'
+import type { Database, Executor, Transaction } from '~/db/client.server'
 import { accounts, purchases, repositoryInvitations } from '~/db/schema'
 import { type Builder, commit, wroteJustBefore } from '~/db/write.server'
 import { env } from '~/env.server'
@@ -45,7 +45,7 @@ function scheduleInvitation(db: Builder, userId: string, now: Date, onlyIf?: SQL
 }
 
 /** Called in a paid order's transaction: invites the buyer once, however many orders they place. */
-export async function queueRepositoryInvitation(tx: Executor, userId: string, now = new Date()) {
+export async function queueRepositoryInvitation(tx: Transaction, userId: string, now = new Date()) {
   if (!isInvitationConfigured()) return
   const [github] = await tx
     .select({ id: accounts.providerAccountId })

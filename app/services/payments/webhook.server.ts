@@ -1,10 +1,10 @@
 import { and, eq, isNull, lt, notExists, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
-import type { Database, Executor } from '~/db/client.server'
+import type { Database, Transaction } from '~/db/client.server'
 import { checkouts, purchases, refundedPayments, subscriptions, users, webhookEvents } from '~/db/schema'
 import { commitAfterReading } from '~/db/write.server'
 import { PLAN_KINDS, type PlanKind } from '~/domain/constants'
-import { queueEmail } from '~/email/outbox.server'
+import { emailStatement } from '~/email/outbox.server'
 import { purchaseThankYouMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
 import { BILLING_TERMS, findPlan, formatMoney, type TierId } from '~/pricing'
@@ -60,7 +60,7 @@ export async function handleStripeEvent(db: Database, event: Stripe.Event): Prom
   })
 }
 
-async function apply(tx: Executor, event: HandledEvent): Promise<boolean> {
+async function apply(tx: Transaction, event: HandledEvent): Promise<boolean> {
   const at = new Date(event.created * 1000)
   switch (event.type) {
     case 'checkout.session.completed':
@@ -108,7 +108,7 @@ function orderOf(session: Stripe.Checkout.Session): { tier: TierId; kind: PlanKi
  * Finds or creates the buyer, records the purchase, gives access, and queues the thank-you e-mail
  * and the repository invitation, all or nothing. A session already fulfilled changes nothing.
  */
-async function fulfil(tx: Executor, session: Stripe.Checkout.Session, paidAt: Date): Promise<boolean> {
+async function fulfil(tx: Transaction, session: Stripe.Checkout.Session, paidAt: Date): Promise<boolean> {
   const order = orderOf(session)
   const email = session.customer_details?.email ?? session.customer_email
   // A session of another integration on the same Stripe account: not ours to fulfil.
@@ -155,7 +155,7 @@ async function fulfil(tx: Executor, session: Stripe.Checkout.Session, paidAt: Da
   await refreshAccess(tx, buyer.id)
 
   const plan = findPlan(order.tier)
-  await queueEmail(
+  await emailStatement(
     tx,
     purchaseThankYouMessage(
       buyer.email,
@@ -172,7 +172,7 @@ async function fulfil(tx: Executor, session: Stripe.Checkout.Session, paidAt: Da
 }
 
 /** The buyer's Stripe customer, so the portal opens on their account; a first one is kept. */
-async function rememberCustomer(tx: Executor, userId: string, customerId: string | null) {
+async function rememberCustomer(tx: Transaction, userId: string, customerId: string | null) {
   if (!customerId) return
   await tx
     .update(users)
@@ -195,7 +195,7 @@ function periodEnd(subscription: Stripe.Subscription): Date | null {
 }
 
 /** Applies a subscription's state unless a later event (by Stripe's `created`, then id) already did. */
-async function recordSubscription(tx: Executor, subscription: Stripe.Subscription, event: Stripe.Event) {
+async function recordSubscription(tx: Transaction, subscription: Stripe.Subscription, event: Stripe.Event) {
   const eventCreatedAt = new Date(event.created * 1000)
   const state = {
     stripeCustomerId: idOf(subscription.customer) ?? '',
@@ -245,7 +245,7 @@ function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
  * event arrives, the row stands in for it as active.
  */
 async function recordInvoice(
-  tx: Executor,
+  tx: Transaction,
   invoice: Stripe.Invoice,
   change: { paidThrough: Date | null } | { lastPaymentFailedAt: Date },
 ) {
@@ -274,7 +274,7 @@ async function recordInvoice(
 // ── Refunds ─────────────────────────────────────────────────────────────────
 
 /** A full refund of a lifetime licence takes its access away; a partial one changes nothing. */
-async function recordRefund(tx: Executor, charge: Stripe.Charge, at: Date) {
+async function recordRefund(tx: Transaction, charge: Stripe.Charge, at: Date) {
   const paymentIntentId = idOf(charge.payment_intent)
   if (!charge.refunded || !paymentIntentId) return false
   await tx.insert(refundedPayments).values({ paymentIntentId, refundedAt: at }).onConflictDoNothing()

@@ -85,10 +85,12 @@ export function webhookDeliveriesHandler(options: Partial<SendOptions> = {}): Jo
       }
       if (attempt.isSuccess) {
         sent += 1
-        await db
-          .update(webhookDeliveries)
-          .set({ ...result, status: 'succeeded' })
-          .where(eq(webhookDeliveries.id, delivery.id))
+        await commit(db, {
+          delivered: db
+            .update(webhookDeliveries)
+            .set({ ...result, status: 'succeeded' })
+            .where(eq(webhookDeliveries.id, delivery.id)),
+        })
       } else if (isGivingUp) {
         await giveUp(db, endpoint, delivery.id, result)
         return sent
@@ -97,10 +99,12 @@ export function webhookDeliveriesHandler(options: Partial<SendOptions> = {}): Jo
           now.getTime() + webhookRetryDelayMs(result.attempts),
           delivery.retryUntil.getTime(),
         )
-        await db
-          .update(webhookDeliveries)
-          .set({ ...result, nextAttemptAt: new Date(retryAt) })
-          .where(eq(webhookDeliveries.id, delivery.id))
+        await commit(db, {
+          retried: db
+            .update(webhookDeliveries)
+            .set({ ...result, nextAttemptAt: new Date(retryAt) })
+            .where(eq(webhookDeliveries.id, delivery.id)),
+        })
       }
     }
     const [next] = await db
