@@ -1,7 +1,7 @@
 import { and, eq, exists, gte, inArray, isNotNull, lte, ne, notExists, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { dueReminders, tasks, users } from '~/db/schema'
-import { commitAfterReading } from '~/db/write.server'
+import { commit, commitAfterReading } from '~/db/write.server'
 import { emailStatement } from '~/email/outbox.server'
 import { dueReminderMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
@@ -43,7 +43,9 @@ const RUN_EVERY_MS = 60_000
  * reach the database, or a job row lost, costs at most an hour.
  */
 export async function scheduleDueReminders(db: Database, runAt = new Date()) {
-  await scheduleJob(db, { id: DUE_REMINDERS_JOB, type: DUE_REMINDERS_JOB, payload: {}, runAt })
+  await commit(db, {
+    job: scheduleJob(db, { id: DUE_REMINDERS_JOB, type: DUE_REMINDERS_JOB, payload: {}, runAt }),
+  })
 }
 
 /** The job runner's entry (app/services/job-handlers.server.ts), on the runner's clock. */

@@ -10,7 +10,8 @@ import { expect, test } from 'vitest'
  * internals (the chunks a statement is built from, its batch types, any drizzle-orm subpath but
  * the documented ones), a transaction opened anywhere but through `commitAfterReading`, a batch
  * sent anywhere but through `commit`, a statement typed as SQL text starting with a write, or a
- * write awaited on its own (`await db.insert(…)…`, on whatever name) rather than sent by `commit`.
+ * write awaited on its own (`await db.insert(…)…`, on whatever name, or a statement helper such as
+ * `await scheduleJob(db, …)`) rather than sent by `commit`.
  * A write is awaited only on the open transaction of `commitAfterReading`: its work's parameter,
  * or a parameter typed `Transaction`.
  *
@@ -49,6 +50,8 @@ const INTERNAL_NAMES = new Set([
 ])
 
 const WRITES = new Set(['insert', 'update', 'delete'])
+/** The helpers that build a write statement for a commit from the builder they are handed first. */
+const STATEMENT_HELPERS = new Set(['insertIf', 'emailStatement', 'scheduleJob', 'appendEvent'])
 
 /** The `x.insert(…)` / `x.update(…)` / `x.delete(…)` a chain such as `x.update(t).set(…).where(…)` starts with. */
 function writeStartingChain(expression: ts.Expression): ts.CallExpression | undefined {
@@ -59,6 +62,8 @@ function writeStartingChain(expression: ts.Expression): ts.CallExpression | unde
     else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       if (WRITES.has(node.expression.name.text) && node.arguments.length === 1) found = node
       node = node.expression.expression
+    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+      return STATEMENT_HELPERS.has(node.expression.text) ? node : found
     } else return found
   }
 }
@@ -85,8 +90,10 @@ function transactionsInScope(node: ts.Node): Set<string> {
 }
 
 function isOnTransaction(write: ts.CallExpression) {
-  const receiver = (write.expression as ts.PropertyAccessExpression).expression
-  return ts.isIdentifier(receiver) && transactionsInScope(write).has(receiver.text)
+  const receiver = ts.isPropertyAccessExpression(write.expression)
+    ? write.expression.expression
+    : write.arguments[0]
+  return receiver !== undefined && ts.isIdentifier(receiver) && transactionsInScope(write).has(receiver.text)
 }
 
 function sourceFiles(dir: string): string[] {
@@ -164,6 +171,8 @@ export async function write(db) {
 }
 async function inside(tx: Transaction) {
   await tx.insert(tasks).values({ id: 'x' })
+  await scheduleJob(tx, job)
+  await scheduleJob(db, job)
 }
 const reads = () => db.select().from(tasks).where(eq(tasks.id, 'x'))
 const statement = () => db.update(tasks).set({ text: 'x' })`
@@ -177,5 +186,6 @@ const statement = () => db.update(tasks).set({ text: 'x' })`
     'app/services/probe.server.ts:10 awaits a write outside commit',
     'app/services/probe.server.ts:11 awaits a write outside commit',
     'app/services/probe.server.ts:14 awaits a write outside commit',
+    'app/services/probe.server.ts:20 awaits a write outside commit',
   ])
 })

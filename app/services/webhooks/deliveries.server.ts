@@ -113,11 +113,13 @@ export function webhookDeliveriesHandler(options: Partial<SendOptions> = {}): Jo
       .where(isPendingOf(endpointId))
     if (next?.at) {
       const runAt = new Date(Math.max(next.at.getTime(), now.getTime()))
-      await scheduleJob(db, {
-        id: `${WEBHOOK_DELIVERIES_JOB}:${endpointId}`,
-        type: WEBHOOK_DELIVERIES_JOB,
-        payload,
-        runAt,
+      await commit(db, {
+        job: scheduleJob(db, {
+          id: `${WEBHOOK_DELIVERIES_JOB}:${endpointId}`,
+          type: WEBHOOK_DELIVERIES_JOB,
+          payload,
+          runAt,
+        }),
       })
     }
     return sent

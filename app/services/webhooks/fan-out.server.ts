@@ -32,7 +32,9 @@ export const MAX_BODY_BYTES = 256 * 1024
 
 /** The recurring job, keyed by its type like the due-date reminders' (housekeeping makes sure of it). */
 export async function scheduleWebhookFanOut(db: Database, runAt = new Date()) {
-  await scheduleJob(db, { id: WEBHOOK_FAN_OUT_JOB, type: WEBHOOK_FAN_OUT_JOB, payload: {}, runAt })
+  await commit(db, {
+    job: scheduleJob(db, { id: WEBHOOK_FAN_OUT_JOB, type: WEBHOOK_FAN_OUT_JOB, payload: {}, runAt }),
+  })
 }
 
 export async function runWebhookFanOutJob(db: Database, _payload: Record<string, unknown>, now: Date) {
