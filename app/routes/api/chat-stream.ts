@@ -3,7 +3,7 @@ import { database } from '~/db/client.server'
 import { refusalFor } from '~/http/refusals.server'
 import { runningStream, tailStream } from '~/services/chat-streams.server'
 import { getOwnChat } from '~/services/chats.server'
-import { requireApiUser } from './+parts/chat-door.server'
+import { requireApiUser } from './+parts/api-user.server'
 import type { Route } from './+types/chat-stream'
 
 /**

@@ -6,7 +6,7 @@ import { chatModel } from '~/services/assistant/model.server'
 import { ChatRequestSchema } from '~/services/chat-schemas'
 import { tailStream } from '~/services/chat-streams.server'
 import { timeZoneFrom } from '~/utils/time-zone.server'
-import { requireApiUser } from './+parts/chat-door.server'
+import { requireApiUser } from './+parts/api-user.server'
 import type { Route } from './+types/chat'
 
 /**

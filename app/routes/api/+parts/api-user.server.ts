@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from 'react-router'
 import { getUser } from '~/auth/context.server'
 
-/** The chat's API doors answer a signed-out caller 401 JSON, never a redirect (as /api/rpc does). */
+/** The chat's API endpoints answer a signed-out caller 401 JSON, never a redirect (as /api/rpc does). */
 export async function requireApiUser(request: Request, context: Readonly<RouterContextProvider>) {
   const user = await getUser(request, context)
   if (!user) {
