@@ -91,7 +91,8 @@ export default [
   // /healthz, the event streams and unchanged polls of /api/rpc are answered ahead of the router
   // in production (server/fast-paths.ts); these routes answer them too, with FAST_PATHS=off
   route('healthz', 'routes/healthz.ts'),
-  // Prometheus metrics for a bearer of METRICS_TOKEN; 404 without one (docs/decisions/044-…)
+  // Prometheus metrics for a bearer of METRICS_TOKEN; 404 without one
+  // (docs/decisions/044-metrics-traces-and-structured-logs.md)
   route('metrics', 'routes/metrics.ts'),
   route('api/rpc/*', 'routes/api/rpc.ts'),
   // The MCP server for AI agents: personal API tokens only (app/mcp/)

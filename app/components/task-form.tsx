@@ -33,7 +33,7 @@ export type TaskFormFields = Record<
 
 /**
  * The task's fields as the browser checks them where no script does: the limits the schema in
- * `services/task-schemas.ts` is built from, so the two cannot disagree (its test renders them).
+ * `services/tasks/task-schemas.ts` is built from, so the two cannot disagree (its test renders them).
  */
 export const TASK_FIELD_CONSTRAINTS = {
   text: TASK_LIMITS.text,

@@ -25,7 +25,7 @@ export type ReactionType = (typeof REACTION_TYPES)[number]
 export type ChatVisibility = (typeof CHAT_VISIBILITIES)[number]
 
 /**
- * A task's limits. The zod schemas (services/task-schemas.ts) are built from them and the task
+ * A task's limits. The zod schemas (services/tasks/task-schemas.ts) are built from them and the task
  * forms hand them to the browser (components/task-form.tsx), so the two cannot disagree, and a
  * page learns them without shipping zod. The names are the HTML attributes they become.
  */

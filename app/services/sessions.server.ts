@@ -38,7 +38,7 @@ export function toSessionUser(
 export type SessionMeta = {
   userAgent?: string | null
   ip?: string | null
-  /** The admin signing in as this person for support (app/services/admin/sign-in-as.server.ts). */
+  /** The admin signing in as this person for support (app/auth/sign-in-as.server.ts). */
   impersonatorId?: string | null
   /** How the person signed in, for the sessions list; a sign-in always says (app/auth/sign-in.server.ts). */
   method?: (typeof SIGN_IN_METHODS)[number]

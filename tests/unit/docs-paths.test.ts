@@ -1,13 +1,23 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import ts from 'typescript'
 import { describe, expect, test } from 'vitest'
 
 /**
- * The docs cite the code by path, and a path that moved or never existed sends a reader nowhere.
- * This reads docs/, content/docs/ and the README and names every cited repository path that does
- * not exist: paths in backticks and in code blocks (`app/…`, `server/…`, `tests/…`, …; `~/x` is
- * `app/x`; a folder of app/ named bare, `auth/oauth/…`, is app's), and relative links.
- * URL paths (`/api/rpc`), globs and placeholders (`chat*.ts`, `<file>`, `…`) are not paths.
+ * The docs and the code's comments cite the code by path, and a path that moved or never existed
+ * sends a reader nowhere. This names every cited repository path that does not exist:
+ *
+ * - in docs/, content/docs/ and the README: paths in backticks and in code blocks (`app/…`,
+ *   `server/…`, `tests/…`, …; `~/x` is `app/x`; a folder of app/ named bare, `auth/oauth/…`, is
+ *   app's), and relative links;
+ * - in the comments of every source file under app/, server/, scripts/ and tests/: a word that
+ *   starts with a top-level folder (`docs/decisions/035-….md`, `server/door.ts`) or `~/`, or that
+ *   names a file (`rule.server.ts` in a folder), read from the repository's root or from the
+ *   comment's own folder or any folder above it (a comment in app/services/ names its tasks/ files
+ *   from there).
+ *
+ * URL paths (`/api/rpc`), globs and placeholders (`chat*.ts`, `<file>`, `…`) are not paths, and
+ * neither is a quoted example in a comment (`'guides/deploy.mdx'`, a name inside content/).
  */
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -107,7 +117,7 @@ describe('paths cited in the docs', () => {
 
   test('are told from URL paths, globs, placeholders and aliases', () => {
     const markdown = [
-      'The door (`app/routes/api/rpc.ts`) answers `/api/rpc/*`; see `auth/oauth/flow.server.ts`.',
+      'The RPC endpoint (`app/routes/api/rpc.ts`) answers `/api/rpc/*`; see `auth/oauth/flow.server.ts`.',
       'Not paths: `app/routes/api/chat*.ts`, `tests/e2e/<file>.e2e.ts`, `routes/email/…`, `https://x.test/app/a`.',
       "```ts\nimport { loader } from '~/routes/tss'\n```",
       'A [decision](decisions/001-node-http-server.md#context), [a page](/docs/rpc), [a site](https://example.com).',
@@ -121,5 +131,128 @@ describe('paths cited in the docs', () => {
     expect(exists('app/routes/tss')).toBe(true)
     expect(exists('app/db/schema')).toBe(true)
     expect(exists('app/auth/session.server.ts')).toBe(false)
+  })
+})
+
+/** Folders under the code folders that hold no sources of ours. */
+const NOT_SOURCES = new Set(['node_modules', '+types'])
+/** A word naming a file rather than a folder or a URL segment. */
+const FILE_NAME = /\.(tsx?|m?js|mdx?|sql|json|css|ya?ml|toml)$/
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name)
+    if (GENERATED.some((folder) => `${path}/`.startsWith(folder))) return []
+    if (statSync(join(ROOT, path)).isDirectory()) return NOT_SOURCES.has(name) ? [] : sourceFiles(path)
+    return /\.m?[jt]sx?$/.test(name) ? [path] : []
+  })
+}
+
+/** Every comment of a source file, with the line it starts on: what the parser sees, not a guess. */
+function commentsIn(file: string, text: string): { line: number; text: string }[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false)
+  const seen = new Set<number>()
+  const found: { line: number; text: string }[] = []
+  const visit = (node: ts.Node) => {
+    const ranges = [
+      ...(ts.getLeadingCommentRanges(text, node.pos) ?? []),
+      ...(ts.getTrailingCommentRanges(text, node.end) ?? []),
+    ]
+    for (const range of ranges) {
+      if (seen.has(range.pos)) continue
+      seen.add(range.pos)
+      const line = source.getLineAndCharacterOfPosition(range.pos).line + 1
+      found.push({ line, text: text.slice(range.pos, range.end) })
+    }
+    for (const child of node.getChildren(source)) visit(child)
+  }
+  visit(source)
+  return found
+}
+
+/** The path a word of a comment cites, as written, or null when it cites none. */
+function pathInComment(word: string): string | null {
+  if (/^['"]/.test(word)) return null // a quoted example, not a citation
+  const path = word
+    .replace(/^[(`[]+/, '')
+    .replace(/['’]s$/, '')
+    .replace(/(:\d+)?[.,:;)`\]]*$/, '')
+  if (!path.includes('/') || NOT_A_PATH.test(path) || /^\/|:|\/\//.test(path)) return null
+  if (path.startsWith('~/')) return `app/${path.slice(2)}`
+  if (GENERATED.some((folder) => path.startsWith(folder))) return null
+  const [first = ''] = path.split('/')
+  return REPO_FOLDERS.includes(first) || FILE_NAME.test(path) || /^\.\.?\//.test(path) ? path : null
+}
+
+/** Where a path cited in `file` may be read from: the file's own folder, each above it, the root. */
+function foldersFrom(file: string, path: string): string[] {
+  if (/^\.\.?\//.test(path)) return [dirname(file)]
+  const folders: string[] = []
+  for (let folder = dirname(file); folder !== '.'; folder = dirname(folder)) folders.push(folder)
+  return [...folders, '.']
+}
+
+function commentCitationsIn(file: string, text: string): Citation[] {
+  return commentsIn(file, text).flatMap(({ line, text: comment }) =>
+    comment.split('\n').flatMap((lineText, offset) =>
+      lineText.split(/\s+/).flatMap((word) => {
+        const path = pathInComment(word)
+        return path ? [{ doc: file, line: line + offset, path }] : []
+      }),
+    ),
+  )
+}
+
+const existsFrom = (file: string, path: string) =>
+  foldersFrom(file, path).some((folder) => exists(relative(ROOT, resolve(ROOT, folder, path))))
+
+/**
+ * Dead citations in files being rewritten elsewhere when this check was added; each line goes with
+ * the fix, and the last test fails while a line here names a citation that is no longer dead.
+ */
+const BEING_FIXED = new Set(['app/services/tasks/fields.server.ts cites db/schema.ts'])
+
+describe('paths cited in code comments', () => {
+  const files = ['app', 'server', 'scripts', 'tests'].flatMap(sourceFiles)
+  const citations = files.flatMap((file) => commentCitationsIn(file, readFileSync(join(ROOT, file), 'utf8')))
+
+  test('are read from every code folder (a broken reader would pass everything)', () => {
+    expect(citations.length).toBeGreaterThan(200)
+    const folders = new Set(citations.map((citation) => citation.doc.split('/')[0]))
+    expect(folders).toEqual(new Set(['app', 'server', 'scripts', 'tests']))
+  })
+
+  test('all exist', () => {
+    const dead = citations
+      .filter((citation) => !existsFrom(citation.doc, citation.path))
+      .filter(({ doc, path }) => !BEING_FIXED.has(`${doc} cites ${path}`))
+      .map(({ doc, line, path }) => `${doc}:${line} cites ${path}`)
+    expect(dead).toEqual([])
+  })
+
+  test('are still dead where the list of those being fixed says so', () => {
+    const dead = new Set(
+      citations
+        .filter((citation) => !existsFrom(citation.doc, citation.path))
+        .map(({ doc, path }) => `${doc} cites ${path}`),
+    )
+    expect([...BEING_FIXED].filter((citation) => !dead.has(citation))).toEqual([])
+  })
+
+  test('are told from code, URLs, quoted examples and placeholders', () => {
+    const code = [
+      '// The RPC endpoint (app/routes/api/rpc.ts) answers /api/rpc/*, see docs/decisions/035-x.md.',
+      "const path = 'app/not-a-comment.ts' // and tasks/rule.server.ts, from this file's folder",
+      '/** Named like `~/utils/zod`; not paths: https://x.test/app/a, read/write, app/routes/api/chat*.ts, docs/decisions/044-… */',
+      "/* A name inside a content folder: 'guides/deploy.mdx'. */",
+    ].join('\n')
+    expect(commentCitationsIn('app/services/example.ts', code).map((citation) => citation.path)).toEqual([
+      'app/routes/api/rpc.ts',
+      'docs/decisions/035-x.md',
+      'tasks/rule.server.ts',
+      'app/utils/zod',
+    ])
+    expect(existsFrom('app/services/example.ts', 'tasks/rule.server.ts')).toBe(true)
+    expect(existsFrom('app/services/example.ts', 'rule.server.ts')).toBe(false)
   })
 })

@@ -7,9 +7,10 @@ import { retryInvitationSteps } from '../payments/repository-invitations.server'
 import { type AdminActor, auditStep } from './audit.server'
 
 /**
- * Purchases as Stripe and the repository invitation left them (docs/decisions/021 and 036): the
- * Stripe ids to look up in its dashboard, refunds, and how far the buyer's invitation got, with
- * "retry invitation" for one that is not sent.
+ * Purchases as Stripe and the repository invitation left them
+ * (docs/decisions/021-webhooks-rebuild-access.md, docs/decisions/036-stripe-reconciliation.md):
+ * the Stripe ids to look up in its dashboard, refunds, and how far the buyer's invitation got,
+ * with "retry invitation" for one that is not sent.
  */
 
 const PURCHASES_PAGE_SIZE = 100
