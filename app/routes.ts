@@ -1,8 +1,8 @@
 import { index, type RouteConfig, route } from '@react-router/dev/routes'
 
 /**
- * Every URL of the app, grouped by area. Routes of features still to come are simply absent
- * (they answer with the not-found screen), never placeholders.
+ * Every URL of the app, grouped by area. A feature the app does not have has no route (its URL
+ * answers with the not-found screen), never a placeholder page.
  */
 export default [
   // Public pages
@@ -84,10 +84,10 @@ export default [
   route('admin/audit', 'routes/admin/audit.tsx'),
   route('admin/sign-in-as/stop', 'routes/admin/stop-sign-in-as.ts'),
 
-  // Support group: health first, as the spec orders it
+  // Status: the health report as a page, for people and for the uptime monitors that point at it
   route('tss', 'routes/tss.tsx'),
 
-  // Platform: health for load balancers, the RPC door, live updates, small resource actions.
+  // Platform: health for load balancers, the RPC endpoint, live updates, small resource actions.
   // /healthz, the event streams and unchanged polls of /api/rpc are answered ahead of the router
   // in production (server/fast-paths.ts); these routes answer them too, with FAST_PATHS=off
   route('healthz', 'routes/healthz.ts'),

@@ -11,7 +11,15 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-/** The spec's health page, for people; /healthz says the same to machines. */
+/**
+ * The status page: whether this instance can serve — the database answers and its schema is the
+ * one this build expects — with its version and uptime, for a person checking on it (an operator
+ * after a deploy, anyone asked whether the app is up). It answers 503 whenever the instance is
+ * degraded, a schema behind included, so an uptime monitor pointed at it alerts; never cached,
+ * never indexed. The report is `checkHealth` (app/services/health.server.ts), the one /healthz
+ * sends load balancers as JSON (503 there only while the database is out of reach). Monitors and
+ * links already use the path, so it stays /tss.
+ */
 export async function loader() {
   const health = await checkHealth(database())
   return data(health, {
