@@ -81,7 +81,7 @@ describe('clientConfig', () => {
     resetEnvForTests()
   })
 
-  test('has the spec shape and only what the browser may know', () => {
+  test('has the client configuration’s shape and only what the browser may know', () => {
     vi.stubEnv('BASE_URL', 'https://threadwork.dev')
     vi.stubEnv('CHECKOUT_SUCCESS_URL', 'https://threadwork.dev/payment/success')
     vi.stubEnv('CHECKOUT_URL_TIER_2_YEARLY', 'https://pay.example/t2y')

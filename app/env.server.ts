@@ -260,7 +260,7 @@ export function resetEnvForTests() {
   cached = undefined
 }
 
-/** What the browser may know: the spec's client configuration. Never put a secret here. */
+/** What the browser may know: the client configuration the root loader passes on. Never put a secret here. */
 export function clientConfig() {
   const e = env()
   return {

@@ -25,7 +25,7 @@ describe('prices and lifetime discounts', () => {
     }
   })
 
-  test('the spec’s discounts: 48% for tier 2 and 63% for tier 3; none for tier 1', () => {
+  test('the product rules’ discounts (§7): 48% for tier 2 and 63% for tier 3; none for tier 1', () => {
     expect(lifetimeDiscountPercent(findPlan(1))).toBe(0)
     expect(lifetimeDiscountPercent(findPlan(2))).toBe(48)
     expect(lifetimeDiscountPercent(findPlan(3))).toBe(63)

@@ -12,8 +12,8 @@
  *   discount % = 100 × (1 − lifetime ÷ (yearly × 3))
  *
  *   tier 1: $237 vs 3 × $79  = $237  →  0 %  (no discount, so no badge)
- *   tier 2: $312 vs 3 × $200 = $600  → 48 %  (the spec's figure)
- *   tier 3: $555 vs 3 × $500 = $1500 → 63 %  (the spec's figure)
+ *   tier 2: $312 vs 3 × $200 = $600  → 48 %  (docs/product-rules.md §7)
+ *   tier 3: $555 vs 3 × $500 = $1500 → 63 %  (docs/product-rules.md §7)
  *
  * The prices are chosen so the percentages are exact integers, never rounded: the badge a visitor
  * reads is the arithmetic they can check. Importing this module throws if an edit breaks that.

@@ -10,7 +10,7 @@ export function securityHeaders(isProduction: boolean): [string, string][] {
   const headers: [string, string][] = [
     ['X-Content-Type-Options', 'nosniff'],
     ['X-Frame-Options', 'DENY'],
-    // The spec asks for it. Current browsers have dropped the filter (the nonce CSP below is the
+    // For older browsers only: current ones have dropped the filter (the nonce CSP below is the
     // real defence); older ones block the page rather than try to "repair" it.
     ['X-XSS-Protection', '1; mode=block'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],

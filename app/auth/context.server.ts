@@ -30,7 +30,7 @@ const authContext = createContext<Promise<Auth> | null>(null)
 
 /**
  * The request's user, resolved once per request however many loaders ask. On any failure the
- * visitor counts as signed out and 'Auth error' is logged (the spec's rule).
+ * visitor counts as signed out and 'Auth error' is logged: a broken session never breaks a page.
  */
 export function getAuth(request: Request, context: Readonly<RouterContextProvider>): Promise<Auth> {
   let auth = context.get(authContext)

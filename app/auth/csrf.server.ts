@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { env } from '~/env.server'
 import { readFormData } from '~/utils/form-data.server'
 
-/** The spec's lifetime for a CSRF token. */
+/** How long a CSRF token is valid (docs/product-rules.md §2). */
 export const CSRF_TOKEN_TTL_MS = 60 * 60 * 1000
 export const CSRF_HEADER = 'x-csrf-token'
 export const CSRF_FIELD = 'csrf'

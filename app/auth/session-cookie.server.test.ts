@@ -12,8 +12,8 @@ import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.server'
 import { finishSignIn } from './sign-in.server'
 
 /**
- * The session cookie's attributes are the spec's (HttpOnly, SameSite=Lax, Secure in production,
- * 30 days); the client address behind rate limits and the sessions list is trusted only as far as
+ * The session cookie is HttpOnly, SameSite=Lax and Secure in production, and lasts 30 days
+ * (docs/product-rules.md §2); the client address behind rate limits and the sessions list is trusted only as far as
  * the deployment allows.
  */
 

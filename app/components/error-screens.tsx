@@ -2,7 +2,7 @@ import { Form, isRouteErrorResponse, Link, useLocation, useNavigate, useRevalida
 import { Button, buttonClasses } from '~/components/ui/button'
 
 /**
- * The spec's error screen: the error, 'Try Again' (revalidates), and a link to '/' that reads
+ * The error screen (docs/product-rules.md §4): the error, 'Try Again' (revalidates), and a link to '/' that reads
  * 'Home' for errors of the root route and 'Go Back' (history back) elsewhere. Production servers
  * never send stack traces, so only the message is shown.
  */
@@ -76,7 +76,7 @@ function describeError(error: unknown): { title: string; detail: string | null }
 }
 
 /**
- * The spec's not-found screen. 'Go back' goes back in history with JavaScript; without it, it is
+ * The not-found screen (docs/product-rules.md §4). 'Go back' goes back in history with JavaScript; without it, it is
  * a link to where the visitor came from (the Referer the server saw), else home.
  */
 export function NotFoundScreen({ backHref = '/', message }: { backHref?: string; message?: string }) {

@@ -14,7 +14,7 @@ describe('isActivePath', () => {
     expect(isActivePath('/support', '/pricing')).toBe(false)
   })
 
-  test('the signed-out header lists the spec’s links in order', () => {
+  test('the signed-out header lists its links in the order of the product rules (§4)', () => {
     expect(SIGNED_OUT_LINKS.map((link) => link.label)).toEqual([
       'Showcase',
       'Blog',

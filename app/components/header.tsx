@@ -32,7 +32,7 @@ export const SIGNED_IN_LINKS: NavLinkItem[] = [
   { to: '/pricing', label: 'Pricing' },
 ]
 
-/** The spec's rule: a link is active when the path equals it or starts with it. */
+/** A link is active when the path equals it or starts with it (docs/product-rules.md §4). */
 export function isActivePath(pathname: string, to: string) {
   return pathname === to || pathname.startsWith(to)
 }

@@ -34,7 +34,7 @@ export type Mention = {
 
 export type MentionStore = Pick<Storage, 'getItem' | 'setItem'>
 
-/** The spec's text: the sender, then the first 50 characters of the comment and an ellipsis. */
+/** The mention toast's text (docs/product-rules.md §4): the sender, then the first 50 characters and an ellipsis. */
 export function mentionToastText(mention: Pick<Mention, 'fromUserName' | 'content' | 'type'>): string {
   if (mention.type === 'assignment') return `${mention.fromUserName} assigned you “${mention.content}”`
   // By code points, so an emoji on the cut is kept whole or left out, never halved.

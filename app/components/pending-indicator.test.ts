@@ -37,7 +37,7 @@ function playNavigations(navigations: [start: number, end: number][]) {
 }
 
 describe('global pending indicator timing', () => {
-  test('the spec numbers: appears after 1000 ms, stays at least 500 ms', () => {
+  test('the product rules’ timing (§3): appears after 1000 ms, stays at least 500 ms', () => {
     expect(PENDING_DELAY_MS).toBe(1000)
     expect(PENDING_MIN_MS).toBe(500)
   })

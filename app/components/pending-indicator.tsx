@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useNavigation } from 'react-router'
 
-/** The spec's router timing: show after 1000 ms of pending navigation, then for at least 500 ms. */
+/** Show after 1000 ms of pending navigation, then for at least 500 ms (docs/product-rules.md §3). */
 export const PENDING_DELAY_MS = 1000
 export const PENDING_MIN_MS = 500
 

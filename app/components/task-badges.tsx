@@ -3,7 +3,7 @@ import { Badge } from '~/components/ui/badge'
 import type { Status } from '~/domain/constants'
 import { describeDue } from '~/utils/due-date'
 
-/** The spec's status labels: Not Started → Backlog, In Progress → LFG, Completed → Done. */
+/** Status labels (docs/product-rules.md §4): Not Started → Backlog, In Progress → LFG, Completed → Done. */
 export function statusLabel(status: string) {
   if (status === 'In Progress') return 'LFG'
   if (status === 'Completed') return 'Done'

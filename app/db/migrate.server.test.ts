@@ -6,7 +6,7 @@ import { commentReactions, comments, taskShares, tasks, users } from '~/db/schem
 import { latestMigrationTag, openScratchDatabase, sqliteErrorOf } from '../../tests/helpers/db'
 import { createComment, createTask, createUser } from '../../tests/helpers/factories'
 
-/** The whole data model (docs/architecture.md): later steps build on these tables without new migrations. */
+/** Tables of the data model (docs/architecture.md) that the migrations must build: none may go missing. */
 const MODEL_TABLES = [
   'users',
   'accounts',

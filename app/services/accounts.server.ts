@@ -235,7 +235,7 @@ export function verificationSteps(
   return { token: statement, email: emailStatement(db, message, onlyIf && wroteJustBefore) }
 }
 
-/** Sends a fresh verification link (the spec's "request verification"). */
+/** Sends a fresh verification link to a person whose address is not verified yet. */
 export async function requestEmailVerification(db: Database, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
   if (!user) throw new NotFound('Account not found.')

@@ -21,7 +21,7 @@ export type Subscriber = {
 
 export type Broadcaster = ReturnType<typeof createBroadcaster>
 
-/** How often the log is read for other instances' writes: well within the second the spec allows. */
+/** How often the log is read for other instances' writes: well within the second docs/product-rules.md §3 allows. */
 export const TAIL_POLL_MS = 250
 const PAGE_SIZE = 500
 

@@ -33,10 +33,10 @@ import { commentFeed, type Feed, follow, taskFeed } from './feeds.server'
  * `resolveSession`, the root middleware's own lookup, and refuse in the same words.
  */
 
-/** How long a client waits before reconnecting: the spec's 3 s for tasks, 5 s for comments. */
+/** How long a client waits before reconnecting: 3 s for tasks, 5 s for comments (docs/product-rules.md §3). */
 export const TASKS_RETRY_MS = 3000
 export const COMMENTS_RETRY_MS = 5000
-/** A comment line this often keeps idle connections and proxies open (the spec's 5 s). */
+/** A comment line this often keeps idle connections and proxies open (5 s, docs/product-rules.md §3). */
 export const KEEP_ALIVE_MS = 5000
 /**
  * How often open streams look their sessions up again: a session revoked elsewhere (signed out,

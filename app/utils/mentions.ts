@@ -26,7 +26,7 @@ function fold(text: string) {
 type Match = { user: Mentionable; length: number }
 
 /**
- * Whom a part names, in the spec's order: exactly the name, the name in any case, then a prefix
+ * Whom a part names, in the order of docs/product-rules.md §1: exactly the name, the name in any case, then a prefix
  * either way. `rest` is the text after the `@` (the part and what follows it), so a name with a
  * hyphen or an apostrophe ("Jean-Luc") is still found whole. `length` is how much of the text
  * names the user.

@@ -4,8 +4,8 @@ import { useEffect, useRef } from 'react'
  * Polling for live data (comments every 2 s, mentions every 3 s: docs/product-rules.md §3) until
  * event streams take over: one hook, so swapping the transport touches one place.
  *
- * A failed poll is retried 3 times, the wait doubling from 1 s (never above 30 s), as the
- * spec's data retries do; after the third retry fails the poller keeps its normal interval, and
+ * A failed poll is retried 3 times, the wait doubling from 1 s (never above 30 s), as
+ * docs/product-rules.md §3 says; after the third retry fails the poller keeps its normal interval, and
  * each new round of failures retries again. It polls only while the tab is visible, and at once
  * when the tab comes back.
  */

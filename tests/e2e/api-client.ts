@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http'
 
 /**
  * An HTTP client that reaches the e2e server from an address of its own. The server counts
- * sign-ins and sign-ups per client IP (the spec's rate limits), and every browser of the run is
+ * sign-ins and sign-ups per client IP (docs/product-rules.md §2), and every browser of the run is
  * 127.0.0.1: a test that signs up helpers or hammers /login from there would spend the allowance
  * of every other test. Linux routes all of 127.0.0.0/8 to loopback, so binding the socket to
  * 127.x.y.z gives each client a distinct IP while the server still sees a real TCP peer (no

@@ -54,7 +54,7 @@ export async function expectReaction(comment: Locator, name: ReactionName, count
   await expect(button).toHaveText(new RegExp(`\\D${count}$`))
 }
 
-/** The spec's mention toast text, with the first 50 characters of the comment. */
+/** The mention toast's text (docs/product-rules.md §4), with the first 50 characters of the comment. */
 export function mentionToastText(sender: string, content: string) {
   return `${sender} mentioned you in a comment: "${Array.from(content).slice(0, 50).join('')}..."`
 }

@@ -22,7 +22,8 @@ test('forgot → reset from the e-mail → old sessions gone, the new password s
   // two-core machine that alone can pass the default 45 s.
   test.setTimeout(120_000)
   // A signed-in "laptop": the session a reset must end. Signed up through /api/auth from an
-  // address of its own: browsers share 127.0.0.1, which the spec allows ten sign-ups an hour.
+  // address of its own: browsers share 127.0.0.1, which is allowed ten sign-ups an hour (§2 of
+  // docs/product-rules.md).
   const email = uniqueAddress('reset', testInfo.project.name)
   const client = await signUpThroughApi(baseURL ?? '', { name: 'Reese', email, password: 'the old password' })
   const page = await pageFor({ client })

@@ -18,8 +18,8 @@ test('sign up → banner → resend → verify from the e-mail → signed in and
   javaScriptEnabled,
 }, testInfo) => {
   const email = uniqueAddress('verify', testInfo.project.name)
-  // Signed up through /api/auth from an address of its own: browsers share 127.0.0.1, which the
-  // spec allows ten sign-ups an hour (auth.e2e signs up through the page).
+  // Signed up through /api/auth from an address of its own: browsers share 127.0.0.1, which is
+  // allowed ten sign-ups an hour, docs/product-rules.md §2 (auth.e2e signs up through the page).
   const client = await signUpThroughApi(baseURL ?? '', {
     name: 'Vera',
     email,

@@ -43,7 +43,7 @@ async function postToTss(page: Page, csrfToken: string) {
   return answer
 }
 
-/** The spec's error screen: a fallback title, details folded away, never a stack trace. */
+/** The error screen (docs/product-rules.md §4): a fallback title, details folded away, never a stack trace. */
 async function expectErrorScreen(page: Page, status: number) {
   const main = page.getByRole('main')
   await expect(main.getByRole('heading', { name: 'Something went wrong!' })).toBeVisible()

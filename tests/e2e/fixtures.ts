@@ -7,7 +7,7 @@ import { uniqueAddress } from './unique'
 
 /**
  * What every browser journey starts from: people who have an account, and browsers signed in as
- * them that close themselves when the test ends. Spec files import `test` and `expect` from here.
+ * them that close themselves when the test ends. Test files import `test` and `expect` from here.
  *
  * The e2e database starts empty, and a task shared with an address reaches its owner only once
  * that address is verified, so each person is signed up through /api/auth from an address of

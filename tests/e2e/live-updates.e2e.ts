@@ -15,7 +15,7 @@ import { group, listReady, modalReady, row } from './task-page'
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'Live updates need JavaScript')
 
-/** Within a second of the change, as the spec asks; polling (2 s, 3 s) is off while streams are up. */
+/** Within a second of the change, as docs/product-rules.md §3 says; polling (2 s, 3 s) is off while streams are up. */
 const LIVE_MS = 1000
 
 async function openTask(page: Page, taskId: string) {

@@ -50,7 +50,7 @@ test('the header stays on screen while the page scrolls', async ({ page }) => {
 })
 
 test('a header link is active on its own path and below it', async ({ page }) => {
-  // The spec's rule: the path equals the link or starts with it (a 404 still shows the header).
+  // Product rules §4: the path equals the link or starts with it (a 404 still shows the header).
   await page.goto('/docs/anything-below')
   const nav = page.getByRole('banner').getByRole('navigation', { name: 'Main' })
   await expect(nav.getByRole('link', { name: 'Docs' })).toHaveAttribute('aria-current', 'page')

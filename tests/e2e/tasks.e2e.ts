@@ -112,7 +112,7 @@ test('a live update of the list keeps the errors the create form is showing', as
   await expect(form.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true')
 })
 
-test('the modal, opened from the list and from links on any page, shows what the spec lists', async ({
+test('the modal, opened from the list and from links on any page, shows what the product rules list (§4)', async ({
   newPerson,
   pageFor,
   javaScriptEnabled,
@@ -207,8 +207,8 @@ async function expectHighTask(
   await expect(detail(dialog, 'Visibility')).toHaveText('Private')
   await expect(detail(dialog, 'Created by')).toHaveText(owner.name)
   await expect(detail(dialog, 'Shared with')).toHaveText(friend.name)
-  // The creation time is a moment ago, printed as the spec's long date (checked against the
-  // time itself, so a run across midnight UTC still agrees).
+  // The creation time is a moment ago, printed as the long date of product rules §4 (checked
+  // against the time itself, so a run across midnight UTC still agrees).
   const created = detail(dialog, 'Created').locator('time')
   const iso = (await created.getAttribute('datetime')) ?? ''
   expect(Math.abs(Date.now() - Date.parse(iso))).toBeLessThan(15 * 60_000)

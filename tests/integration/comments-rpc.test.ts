@@ -101,7 +101,7 @@ describe('the conversation over RPC', () => {
     })
   })
 
-  test('mentionable users by GET, as the spec lists them: id, name, e-mail, image', async () => {
+  test('mentionable users by GET, as clients read them: id, name, e-mail, image', async () => {
     const users = await clientOf('owner', { method: 'GET' }).task.getTaskUsers({ taskId })
     expect(users).toEqual([
       { id: people.shared.id, name: 'Grace Shared', email: people.shared.email, image: null },

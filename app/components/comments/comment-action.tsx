@@ -6,7 +6,7 @@ import { buttonClasses } from '~/components/ui/button'
 import type { CommentActionData } from '~/routes/tasks/comments'
 import { withSearchParams } from '~/utils/search-params'
 
-/** A fetcher form to /task/comments that returns to this page; failures become the spec's toasts. */
+/** A fetcher form to /task/comments that returns to this page; failures become the comment toasts of docs/product-rules.md §4. */
 export function useCommentFetcher(onSuccess?: () => void) {
   const fetcher = useFetcher<CommentActionData>()
   const wasBusy = useRef(false)

@@ -19,7 +19,7 @@ const PRIORITY_CLASSES: Record<Priority, string> = {
   low: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
 }
 
-/** The spec's status labels: Not Started → Backlog, In Progress → LFG, Completed → Done. */
+/** Status labels (docs/product-rules.md §4): Not Started → Backlog, In Progress → LFG, Completed → Done. */
 const STATUS_LABELS: Record<Status, string> = {
   'Not Started': 'Backlog',
   'In Progress': 'LFG',

@@ -34,7 +34,7 @@ export function countWords(text: string): number {
 
 const WORDS_PER_MINUTE = 200
 
-/** The spec's rule: words ÷ 200, rounded up, shown as 'N min read' — never less than one minute. */
+/** Words ÷ 200, rounded up, shown as 'N min read' — never less than one minute (docs/product-rules.md §3). */
 export function readingTime(words: number): string {
   return `${Math.max(1, Math.ceil(words / WORDS_PER_MINUTE))} min read`
 }
