@@ -8,7 +8,7 @@ import type { Socket } from 'node:net'
  * `Request` outside its try/catch (a TRACE, a bad Host or target ended the process), reads any
  * body of any size, and takes the protocol from the socket, which behind a TLS-terminating proxy
  * is http while the browser's Origin says https. Here every request the server cannot turn into a
- * `Request` gets a 4xx, a body over its door's limit gets a 413 before anything parses it, the
+ * `Request` gets a 4xx, a body over its path's limit gets a 413 before anything parses it, the
  * URL carries the public origin, and a failure anywhere ends that one response, never the process.
  */
 
@@ -36,7 +36,7 @@ const ALLOW = [...METHODS].join(', ')
 
 /**
  * An answer given before the request reaches the app: a status, a machine-readable code and a
- * sentence. JSON doors (under /api/) get `{code, message}` as their other refusals are; pages a
+ * sentence. JSON endpoints (under /api/) get `{code, message}` as their other refusals are; pages a
  * line of plain text.
  */
 export class Refusal {

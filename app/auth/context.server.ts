@@ -42,7 +42,7 @@ export function getAuth(request: Request, context: Readonly<RouterContextProvide
 }
 
 async function resolveAuth(request: Request): Promise<Auth> {
-  // A program's request: its token speaks for it at the doors that take one (`callerOf`), and its
+  // A program's request: its token speaks for it at the endpoints that take one (`callerOf`), and its
   // cookies are never read, so no page or form is reached through a bearer, nor a session renewed.
   if (bearerTokenOf(request.headers.get('Authorization')) !== null) {
     return { user: null, session: null, csrfBinding: null, setCookies: [] }
@@ -165,7 +165,7 @@ export async function requireAnonymous(
   if ((await getAuth(request, context)).user) throw redirect(to)
 }
 
-// ── Callers of the doors programs use: a session or a personal API token ────
+// ── Callers of the endpoints programs use: a session or a personal API token
 
 /**
  * Who calls /api/rpc, the event streams or /mcp: a browser's session, or a program's token. A
@@ -183,7 +183,7 @@ export type Caller = {
   setCookies: string[]
 }
 
-/** A caller turned away before any door's own rules: `{code, message}` JSON like every /api/ refusal. */
+/** A caller turned away before any endpoint's own rules: `{code, message}` JSON like every /api/ refusal. */
 export type CallerRefusal = { status: number; code: string; message: string; headers: Record<string, string> }
 
 /** The challenge a refused bearer gets (RFC 6750), so a client knows a token is what is asked. */
@@ -198,7 +198,7 @@ export function bearerTokenOf(authorization: string | null | undefined): string 
 }
 
 /**
- * The one answer to "who is calling" for the doors programs use (/api/rpc, the event streams,
+ * The one answer to "who is calling" for the endpoints programs use (/api/rpc, the event streams,
  * /mcp), ahead of React Router and through it alike. A request with a bearer token is the
  * token's person, whatever cookies it carries: a bad token is a 401 with `WWW-Authenticate`
  * even beside a good session, and a token past its rate limit a 429 with `Retry-After`. Without
@@ -252,7 +252,7 @@ export async function identifyCaller(
   }
 }
 
-/** `identifyCaller` for a route module of one of those doors. */
+/** `identifyCaller` for a route module of one of those endpoints. */
 export function callerOf(request: Request, context: Readonly<RouterContextProvider>) {
   return identifyCaller(request.headers.get('Authorization'), () => getAuth(request, context))
 }

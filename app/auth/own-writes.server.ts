@@ -24,7 +24,7 @@ const POSITION = /^\d{1,15}$/
  * to the primary) and on a database that is no replica. A made-up position costs at most one
  * sync, shared with concurrent requests; a primary out of reach, at most one failed sync per few
  * seconds (replicas.server.ts). Returns the `Set-Cookie` that drops a cookie the primary never
- * reached, for the doors that can send it.
+ * reached, for the callers that can send it (the root middleware, and the fast paths that read).
  */
 export async function catchUpWithOwnWrites(
   cookies: string | null | undefined,

@@ -73,7 +73,7 @@ export function logUnavailable(method: string | undefined, pathname: string) {
   console.error(`${method} ${pathname}: the database cannot be reached`)
 }
 
-/** The 503: `{code, message}` JSON under /api/ as every JSON door answers, a line of text elsewhere. */
+/** The 503: `{code, message}` JSON under /api/ as every JSON endpoint answers, a line of text elsewhere. */
 export function unavailableResponse(request: Request) {
   const headers = { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' }
   if (new URL(request.url).pathname.startsWith('/api/')) {

@@ -10,7 +10,7 @@ import type { z } from '~/utils/zod'
  * built on it: the reply of a conform form, the `headers` export that lets Retry-After through,
  * and the action of a route whose forms name their change in an `intent` field. The status and
  * headers come from `refusalFor` (app/services/errors.ts), which /api/auth answers with too; the
- * RPC door has its own translation, into oRPC's codes (app/rpc/base.server.ts).
+ * RPC endpoint has its own translation, into oRPC's codes (app/rpc/base.server.ts).
  */
 
 export { type Refusal, refusalFor }

@@ -8,7 +8,7 @@ import type { SessionUser } from '~/services/session-user'
 
 export type RpcContext = {
   db: Database
-  /** Resolved from the session cookie by the door; null for anonymous callers. */
+  /** Resolved from the session cookie by the route (app/routes/api/rpc.ts); null for anonymous callers. */
   user: SessionUser | null
   /** Whether the request carried a valid `x-csrf-token` from an allowed Origin. */
   isCsrfValid: boolean
@@ -48,7 +48,7 @@ export function toORPCError(error: unknown): unknown {
           : undefined
     return new ORPCError(error.code, { message: error.message, data, cause: error })
   }
-  // Not a bug of ours and it passes in a moment: the door adds Retry-After (app/routes/api/rpc.ts).
+  // Not a bug of ours and it passes in a moment: the route adds Retry-After (app/routes/api/rpc.ts).
   if (isDatabaseUnavailable(error)) {
     return new ORPCError('SERVICE_UNAVAILABLE', { status: 503, message: UNAVAILABLE_MESSAGE, cause: error })
   }

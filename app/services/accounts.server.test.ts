@@ -21,7 +21,7 @@ describe('signUp', () => {
     REAL_SCRYPT,
     async () => {
       const db = database()
-      // Addresses are normalised by the schema both doors parse with.
+      // Addresses are normalised by the schema the forms and /api/auth both parse with.
       const input = SignUpSchema.parse({
         name: 'Ada',
         email: '  Ada@Example.TEST ',

@@ -2,7 +2,7 @@ import { REACTION_TYPES } from '~/domain/constants'
 import { z } from '~/utils/zod'
 
 /**
- * A comment's inputs as every door accepts them: the comment forms of the task modal (with and
+ * A comment's inputs as every entry point accepts them: the comment forms of the task modal (with and
  * without JavaScript), the RPC procedures and the service. Messages are what people read.
  */
 export const MAX_COMMENT_LENGTH = 5000

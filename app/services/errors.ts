@@ -1,5 +1,5 @@
 /**
- * The domain's failures. Services throw these; each door translates them into its own language
+ * The domain's failures. Services throw these; each entry point translates them into its own language
  * (an HTTP status for route modules, an oRPC error code for /api/rpc). Messages are written for
  * the person who will read them.
  */
@@ -81,7 +81,7 @@ export type Refusal = {
 }
 
 /**
- * A domain error as HTTP, for the doors that answer in HTTP (route modules, /api/auth): the
+ * A domain error as HTTP, for the entry points that answer in HTTP (route modules, /api/auth): the
  * status its class carries, and Retry-After when rate-limited. Anything else is a bug and
  * rethrows, to a 500.
  */

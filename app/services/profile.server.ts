@@ -31,7 +31,7 @@ export async function getAccount(db: Database, userId: string) {
   }
 }
 
-/** When the account was created and last changed (the /api/auth door reports both). */
+/** When the account was created and last changed (/api/auth reports both). */
 export async function getAccountDates(db: Database, userId: string) {
   const [row] = await db
     .select({ createdAt: users.createdAt, updatedAt: users.updatedAt })

@@ -11,7 +11,7 @@ import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule
  * The versions of the reads pages poll, read without building the answer
  * (docs/decisions/028-reads-versioned-by-the-event-log.md). A version names one state of an
  * answer for one kind of viewer: two requests with the same version get the same answer, so
- * the RPC door answers a matching `If-None-Match` with a 304, and may serve an answer it built
+ * the RPC endpoint answers a matching `If-None-Match` with a 304, and may serve an answer it built
  * earlier under the same version. Each function checks access in the same statement: a version
  * is never handed to someone who may not read the answer.
  *
@@ -27,7 +27,7 @@ import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule
  * The version is read before the answer is built, never after: an answer built later is at
  * least as new as its version, and a change after the version was read moves the version.
  *
- * What an answer is made of (its view's fields) is not here: the RPC door puts the answer's shape
+ * What an answer is made of (its view's fields) is not here: the RPC endpoint puts the answer's shape
  * in front of the version in the ETag (app/rpc/versioned-reads.server.ts).
  */
 

@@ -50,7 +50,7 @@ export const ACCOUNT_DISABLED = 'This account is disabled. Write to support if y
 
 /**
  * A person who may hold a session: one not disabled by an admin. The one condition both the
- * creation and the per-request lookup of a session apply, and any other door that resolves a
+ * creation and the per-request lookup of a session apply, and any other way in that resolves a
  * person per request (a token) must apply too.
  */
 export const isActiveUser = isNull(users.disabledAt)
@@ -91,7 +91,7 @@ export function sessionStep(db: Builder, userId: string, meta: SessionMeta = {},
 
 /**
  * Starts a session. Every way in (a password, OAuth, a reset link, "sign in as") ends here or in
- * `sessionStep`, so a disabled account is refused here, whichever door it came through.
+ * `sessionStep`, so a disabled account is refused here, whichever way it came in.
  */
 export async function createSession(db: Database, userId: string, meta: SessionMeta = {}, now = new Date()) {
   const { statement, ...session } = sessionStep(db, userId, meta, now)

@@ -277,7 +277,7 @@ function resumeCursor(lastEventId: string | null, url: URL): number | null | und
   return CURSOR.test(value) ? Number(value) : undefined
 }
 
-/** A refusal's headers: `{code, message}` JSON like every /api/ door's, never cached. */
+/** A refusal's headers: `{code, message}` JSON like every /api/ endpoint's, never cached. */
 function refusalHeaders({ headers }: Refusal) {
   // Vary as the compression step adds it to the route's JSON: a cache must not mix the two.
   return {

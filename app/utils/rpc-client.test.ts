@@ -104,7 +104,7 @@ describe('fetchRpc', () => {
       status: 404,
       message: 'Task not found',
     })
-    // @ts-expect-error -- not a procedure of the router: the door answers 404, and so does the type
+    // @ts-expect-error -- not a procedure of the router: the endpoint answers 404, and so does the type
     await expect(fetchRpc('noSuchProcedure')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 })
   })
 

@@ -67,7 +67,7 @@ async function decode<T>(response: Response): Promise<T> {
   const value = body === undefined ? undefined : serializer.deserialize(body.json, body.meta ?? [])
   if (response.ok) return value as T
   if (isORPCErrorJson(value)) throw createORPCErrorFromJson(value)
-  // Not oRPC's error shape (a proxy's error page, the door's 404): its status still says what failed.
+  // Not oRPC's error shape (a proxy's error page, the endpoint's 404): its status still says what failed.
   throw new ORPCError(getMalformedResponseErrorCode(response.status), {
     status: response.status,
     data: value,

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The app's one door to zod: every schema imports `z` from here, never from 'zod' (lint keeps it
+ * The app's one import of zod: every schema imports `z` from here, never from 'zod' (lint keeps it
  * so). zod 4 compiles object parsers with `new Function` unless told not to, and its probe for
  * that runs when a schema is built — in the browser, while the page's modules load. The nonce
  * Content-Security-Policy forbids eval, so each probe was reported as a CSP violation. Jitless

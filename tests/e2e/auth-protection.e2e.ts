@@ -17,7 +17,7 @@ test.beforeEach(({ javaScriptEnabled }) => {
 
 const PASSWORD = 'a long enough password'
 
-/** Every door that changes something, with a body its action would accept. */
+/** Every route that changes something, with a body its action would accept. */
 const FORM_POSTS: [string, Record<string, string>][] = [
   ['/login', { email: 'someone@example.test', password: PASSWORD }],
   ['/signup', { name: 'Someone', email: 'someone@example.test', password: PASSWORD }],
@@ -155,7 +155,7 @@ test('brute force on sign-in: the 11th wrong password for one e-mail answers 429
   expect(retryAfter).toBeLessThanOrEqual(15 * 60)
   expect(limited.body).toContain('Too many sign-in attempts for this e-mail. Try again later.')
 
-  // Locked means locked: the right password waits too, and the JSON door agrees.
+  // Locked means locked: the right password waits too, and /api/auth agrees.
   expect((await attempt(PASSWORD)).status).toBe(429)
   const api = await attacker.post(
     '/api/auth/sign-in/email',

@@ -4,12 +4,12 @@ import type { NewPerson, Person } from './fixtures'
 import { uniqueTitle } from './unique'
 
 /**
- * Tasks and comments made, and mentions read, through the RPC door in a person's own session:
+ * Tasks and comments made, and mentions read, through the RPC endpoint in a person's own session:
  * for journeys about what happens to them afterwards (the forms that make them have journeys of
  * their own).
  */
 
-/** What task.create takes, as its schema says (its output: what every door accepts as JSON). */
+/** What task.create takes, as its schema says (its output: what every entry point accepts as JSON). */
 export type TaskInput = Pick<TaskFields, 'text'> & Partial<TaskFields>
 
 export async function createTaskThroughApi(person: Person, input: TaskInput): Promise<{ id: string }> {

@@ -18,7 +18,7 @@ function toast(page: Page, title: string) {
   return page.locator('[data-sonner-toast]').filter({ hasText: title })
 }
 
-/** A comment by `author` mentioning `mentioned`, through the RPC door. */
+/** A comment by `author` mentioning `mentioned`, through the RPC endpoint. */
 async function mention(author: Person, mentioned: Person, taskId: string, content: string) {
   const token = await author.client.csrf()
   const response = await author.client.post(

@@ -20,7 +20,7 @@ import type { TestServer } from '../helpers/http-server'
 import { type RawRequest, type RawResponse, requestOnce } from '../helpers/request-once'
 
 /**
- * Fuzzing the JSON doors, every /api/rpc procedure and every /api/auth endpoint, over real HTTP
+ * Fuzzing the JSON endpoints, every /api/rpc procedure and every /api/auth endpoint, over real HTTP
  * through the root middleware and the route modules, as anonymous visitors and as a signed-in
  * person with a valid `x-csrf-token` (and without one, and from a foreign Origin). Generated
  * requests: wrong types and encodings, huge and odd strings (lone surrogates, control
@@ -275,7 +275,7 @@ const { value: anyJsonText } = fc.letrec<{ value: string }>((tie) => ({
   ),
 }))
 
-/** An object with the fields a door expects, filled with plausible or hostile values. */
+/** An object with the fields an endpoint expects, filled with plausible or hostile values. */
 function shapedText(fields: readonly string[]) {
   const fieldValue = fc.oneof(
     { weight: 3, arbitrary: plausible.map((text) => JSON.stringify(text)) },
@@ -467,7 +467,7 @@ async function send(
   return { response, before, after }
 }
 
-/** The `code` of a refusal: oRPC's `{ json: { code } }` or the doors' own `{ code }`. */
+/** The `code` of a refusal: oRPC's `{ json: { code } }` or the endpoints' own `{ code }`. */
 function codeOf(text: string): unknown {
   const body = JSON.parse(text) as { code?: unknown; json?: { code?: unknown } } | null
   return body?.code ?? body?.json?.code
@@ -576,7 +576,7 @@ describe('/api/rpc', () => {
 
 // ── /api/auth ───────────────────────────────────────────────────────────────
 
-/** Every endpoint of the better-auth paths the door serves, with the fields each reads. */
+/** Every endpoint of the better-auth paths /api/auth serves, with the fields each reads. */
 const AUTH_ENDPOINTS: { path: string; method: 'GET' | 'POST'; fields: string[] }[] = [
   { path: 'get-session', method: 'GET', fields: [] },
   { path: 'list-sessions', method: 'GET', fields: [] },

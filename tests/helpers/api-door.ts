@@ -4,7 +4,7 @@ import { clientContext, respondThroughMiddleware } from './auth'
 import { serveFetch, type TestServer } from './http-server'
 
 /**
- * The JSON doors of the app, /api/rpc and /api/auth, as the server runs them: the root
+ * The JSON endpoints of the app, /api/rpc and /api/auth, as the server runs them: the root
  * middleware first (session, CSRF), then the route module's loader for GET and HEAD or its
  * action for the other methods React Router accepts (POST, PUT, PATCH, DELETE); any other
  * method is React Router's 405. Each request gets a client address of its own, so per-IP rate
@@ -40,7 +40,7 @@ export async function answerApi(request: Request): Promise<Response> {
   return respondThroughMiddleware(handler, args)
 }
 
-/** Both doors on a free port, over real HTTP. */
+/** Both endpoints on a free port, over real HTTP. */
 export function serveApi(): Promise<TestServer> {
   return serveFetch(answerApi)
 }

@@ -415,13 +415,13 @@ export const FORM_ACTIONS: FormActionRoute[] = [
   }),
 ]
 
-/** Route files with an action that is not a form door, and where it is tested instead. */
+/** Route files with an action that takes no form, and where it is tested instead. */
 export const OTHER_ACTIONS: Record<string, string> = {
-  'routes/api/rpc.ts': 'the RPC door: its procedures have a fuzz suite of their own',
+  'routes/api/rpc.ts': 'the RPC endpoint: its procedures have a fuzz suite of their own',
   'routes/api/stripe-webhook.ts':
     'Stripe’s signed JSON events: tests/integration/payments.test.ts and app/services/payments/webhook.server.test.ts',
   'routes/api/chat.ts':
-    "the chat's JSON door: tests/integration/chat-routes.test.ts sends it every kind of body",
+    "the chat's JSON endpoint: tests/integration/chat-routes.test.ts sends it every kind of body",
   // Everyone but an admin gets 404 for any body, before it is read: the console's own test posts
   // every intent of every admin action as a visitor, a person and an unverified admin address.
   'routes/admin/person.tsx':
@@ -433,7 +433,7 @@ export const OTHER_ACTIONS: Record<string, string> = {
   'routes/admin/stop-sign-in-as.ts': 'support sessions only: app/routes/admin/index.test.ts',
   'routes/api/passkeys.ts':
     'the passkey ceremonies take JSON: app/routes/api/passkeys.test.ts and app/services/passkeys.server.test.ts',
-  'routes/mcp.ts': 'the MCP door takes JSON-RPC with a bearer token: tests/integration/mcp.test.ts',
+  'routes/mcp.ts': 'the MCP endpoint takes JSON-RPC with a bearer token: tests/integration/mcp.test.ts',
   'routes/api/events.ts':
     'the event streams take no body: any mutation is refused (403 without a token, else 405), tests/integration/fast-paths-parity.test.ts',
 }

@@ -3,7 +3,7 @@ import { env } from '~/env.server'
 
 /**
  * Redirect targets that try to leave the site, one per known bypass family, each as the client
- * would send it (a form field or a decoded query parameter). Every door that takes a return
+ * would send it (a form field or a decoded query parameter). Every route that takes a return
  * address is tested with all of them.
  */
 export const OFF_SITE_TARGETS: [label: string, target: string][] = [
@@ -34,7 +34,7 @@ export const OFF_SITE_TARGETS: [label: string, target: string][] = [
 ]
 
 /**
- * Odd spellings that stay on the site: a door must not answer them with a 500 (a raw CR, LF or
+ * Odd spellings that stay on the site: a route must not answer them with a 500 (a raw CR, LF or
  * non-ASCII character cannot go into a Location header), and wherever it sends the browser must
  * be on the site.
  */

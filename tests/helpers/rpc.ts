@@ -9,8 +9,8 @@ import type { TestBrowser } from './auth'
 import { serveFetch, type TestServer } from './http-server'
 
 /**
- * Helpers for the /api/rpc door. Build raw oRPC-protocol requests with `rpcRequest` to assert
- * statuses and bodies, or start the door on a real port with `startRpcServer` and talk to it
+ * Helpers for the /api/rpc endpoint. Build raw oRPC-protocol requests with `rpcRequest` to assert
+ * statuses and bodies, or start the endpoint on a real port with `startRpcServer` and talk to it
  * with `@orpc/client` exactly as a browser or another service would.
  */
 
@@ -61,7 +61,7 @@ export type RpcServer = TestServer & {
   requests: { method: string; url: string }[]
 }
 
-/** The /api/rpc door on a free port, in this process, with this test file's database. */
+/** The /api/rpc endpoint on a free port, in this process, with this test file's database. */
 export async function startRpcServer(): Promise<RpcServer> {
   const requests: RpcServer['requests'] = []
   const server = await serveFetch((request) => {

@@ -4,7 +4,7 @@ import { clientContext, respondThroughMiddleware } from './auth'
 import { serveFetch, type TestServer } from './http-server'
 
 /**
- * The app's webhook door over HTTP, through the root middleware (which must let Stripe in without
+ * The app's Stripe webhook endpoint over HTTP, through the root middleware (which must let Stripe in without
  * a CSRF token), with the Stripe stand-in delivering its events to it.
  */
 export async function serveStripeWebhook(stripe: StripeStandIn): Promise<TestServer> {

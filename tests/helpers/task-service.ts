@@ -10,8 +10,8 @@ import type { createUser } from './factories'
 import { failure } from './failure'
 
 /**
- * What the task service's tests share (app/services/tasks/*.test.ts): the viewer a door builds,
- * the parse a door runs, and a look at every row a change could touch, to prove a refusal wrote
+ * What the task service's tests share (app/services/tasks/*.test.ts): the viewer a route or procedure builds,
+ * the parse it runs, and a look at every row a change could touch, to prove a refusal wrote
  * nothing. Each test file gets its own database (tests/setup/database.ts), so these read that one.
  */
 
@@ -19,12 +19,12 @@ const db = database()
 
 export type UserRow = Awaited<ReturnType<typeof createUser>>
 
-/** The viewer a door would build from this user's session. */
+/** The viewer a route or procedure would build from this user's session. */
 export function viewerOf(user: UserRow): Actor {
   return { id: user.id, email: user.email, emailVerified: user.emailVerifiedAt !== null }
 }
 
-/** What `fields` become after the door's parse, as every door calls the service. */
+/** What `fields` become after the schema's parse, as every caller calls the service. */
 export function fields(input: TaskInput) {
   return TaskFieldsSchema.parse(input)
 }

@@ -20,8 +20,8 @@ import { createTask, createUser } from '../helpers/factories'
 import { answerThroughRpcRoute, readRpcJson, rpcRequest } from '../helpers/rpc'
 
 /**
- * A personal API token at the doors programs use (/api/rpc, the event streams) and at every other
- * door, where it must open nothing: a bearer request is its token's person whatever cookies it
+ * A personal API token at the endpoints programs use (/api/rpc, the event streams) and at every
+ * other route, where it must open nothing: a bearer request is its token's person whatever cookies it
  * carries, needs no CSRF token, is refused 401 with `WWW-Authenticate` when the token is bad,
  * 403 for a `read` token on any mutation of the RPC contract, 429 past its rate limit; pages and
  * form actions never take it. /mcp has its own file (tests/integration/mcp.test.ts).

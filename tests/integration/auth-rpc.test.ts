@@ -7,10 +7,10 @@ import { TEST_ORIGIN } from '../helpers/route'
 import { answerThroughRpcRoute, readRpcJson, rpcRequest } from '../helpers/rpc'
 
 /**
- * The /api/rpc door decides `isCsrfValid` itself (the root middleware leaves /api/rpc alone, so
- * reads stay POST-able and GET-able without a token). The app has no mutation yet, so the door's
- * router gets two test procedures beside the real ones; the route module, the handler and the
- * `mutation` middleware are the app's own.
+ * The /api/rpc route decides `isCsrfValid` itself (the root middleware leaves /api/rpc alone, so
+ * reads stay POST-able and GET-able without a token). The route's router gets two test procedures
+ * beside the real ones, so the check is seen apart from what any real write does; the route
+ * module, the handler and the `mutation` middleware are the app's own.
  */
 
 vi.mock('~/rpc/router.server', async (importOriginal) => {

@@ -14,8 +14,8 @@ import { createUser } from '../helpers/factories'
 import { tableFingerprints } from '../helpers/form-actions'
 
 /**
- * The chat's doors with real Requests through the root middleware: the JSON door useChat talks
- * to, its resume door, the page's form (the chat without JavaScript) and the saved-chat pages.
+ * The chat's routes with real Requests through the root middleware: the JSON endpoint useChat
+ * talks to, its resume endpoint, the page's form (the chat without JavaScript) and the saved-chat pages.
  */
 
 const db = () => database()

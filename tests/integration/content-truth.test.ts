@@ -6,7 +6,7 @@ import { findPage, listChangelog, listDocs, listPosts } from '~/services/content
 
 /**
  * The shipped content, held to the code: every file is valid, the required pages exist, and what
- * the docs promise about configuration and the RPC door matches the code, so a new variable or
+ * the docs promise about configuration and the RPC endpoint matches the code, so a new variable or
  * procedure without documentation fails here.
  */
 const CONTENT = resolve('content')

@@ -12,7 +12,7 @@ import { FORM_ACTIONS, type FormActionRoute, OTHER_ACTIONS, tableFingerprints } 
  * A body that is not a form, sent to a form action by a client holding a valid CSRF token (in
  * the header, as API clients send it): a 4xx that says what to send, never a 500, and no row
  * changed. The fuzz suite (tests/fuzz/form-actions.fuzz.test.ts) throws far more at the same
- * doors; these are the cases the outside test found, spelled out.
+ * actions; these are the cases the outside test found, spelled out.
  */
 
 const APP_DIR = fileURLToPath(new URL('../../app', import.meta.url))

@@ -15,7 +15,7 @@ import { callLoader } from '../helpers/route'
 import { answerThroughRpcRoute, rpcRequest } from '../helpers/rpc'
 
 /**
- * A mention e-mail from end to end: Ada mentions Grace through the RPC door while Grace is away;
+ * A mention e-mail from end to end: Ada mentions Grace through the RPC endpoint while Grace is away;
  * the job runner the server starts (with the server's handlers) composes the e-mail once it is
  * due, the outbox worker delivers it to a real SMTP server, and its link opens Grace's inbox.
  */

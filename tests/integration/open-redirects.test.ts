@@ -13,7 +13,7 @@ import { expectOnSite, ODD_LOCAL_TARGETS, OFF_SITE_TARGETS } from '../helpers/re
 import { TEST_ORIGIN } from '../helpers/route'
 
 /**
- * Every door that takes a return address, through the root middleware as the server runs it,
+ * Every route that takes a return address, through the root middleware as the server runs it,
  * with every known way of spelling another site: the browser is always sent somewhere on this
  * site, and a spelling no Location header can carry is never a 500. (The OAuth round trip is in
  * oauth.test.ts, with the local provider it needs.)

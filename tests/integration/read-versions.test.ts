@@ -61,7 +61,7 @@ type ReadName =
 
 const actor = (person: Person) => toSessionUser(person)
 
-/** Each versioned read: how to ask it over the door, and what the services say it is now. */
+/** Each versioned read: how to ask it over the RPC route, and what the services say it is now. */
 const READS: Record<
   ReadName,
   {

@@ -25,10 +25,10 @@ import { answerThroughRpcRoute, type RpcClient, rpcRequest } from '../helpers/rp
 import { openEventSource } from '../helpers/sse'
 
 /**
- * Every door a task is read through carries every field of the task view
+ * Every path a task is read through carries every field of the task view
  * (app/services/tasks/view-fields.ts), taken from the view's own list at run time: a field added to
- * `TaskView` is demanded here of each door at once, and a door that forgets it fails by name. The
- * doors are the production ones (server/fast-paths.ts), in the production order, on one real HTTP
+ * `TaskView` is demanded here of each path at once, and a path that forgets it fails by name. The
+ * fast paths are the production ones (server/fast-paths.ts), in the production order, on one real HTTP
  * server, then the /api/rpc route; the pages are
  * their loaders; the assistant is its tools.
  */
@@ -176,7 +176,7 @@ describe('the pages', () => {
 
 test('the task stream carries no copy of a task, only which task changed: whoever hears reads it through a door above', async () => {
   // A stream event names the task; the page reloads its data through its loader. An event that
-  // started carrying a task's fields would be one more door, and would have to carry them all.
+  // started carrying a task's fields would be one more read path, and would have to carry them all.
   const REFERENCES = ['taskId', 'userId', 'oldStatus', 'newStatus']
   const stream = openEventSource(`${origin}/api/events/tasks`, browser.cookie)
   try {

@@ -16,8 +16,8 @@ import { callAction, callLoader, cookieHeaderFrom } from '../helpers/route'
 import { answerThroughRpcRoute, readRpcJson, rpcRequest } from '../helpers/rpc'
 
 /**
- * Every door with two-factor on gives no session before the second factor: the sign-in form, the
- * JSON door, and (tests/integration/oauth.test.ts) GitHub and Google; a half-signed-in cookie
+ * Every way of signing in gives an account with two-factor on no session before the second
+ * factor: the sign-in form, /api/auth, and (tests/integration/oauth.test.ts) GitHub and Google; a half-signed-in cookie
  * opens nothing, not even an RPC call. Then the new-sign-in e-mail, one per browser.
  */
 
@@ -175,7 +175,7 @@ describe('the JSON door and RPC', () => {
     expect(sessionCookieOf(first.headers)).toBeUndefined()
     const cookie = cookieHeaderFrom(first.headers)
 
-    // Half signed in: the RPC door knows nobody.
+    // Half signed in: the RPC endpoint knows nobody.
     const rpc = await answerThroughRpcRoute(
       rpcRequest('task/getAll', undefined, { headers: { Cookie: cookie } }),
     )

@@ -122,7 +122,7 @@ describe('delivering', () => {
 
     const bodies = received.map((message) => verified(message, secret))
     expect(bodies.map((body) => body.type)).toEqual(['task.created', 'task.status_changed'])
-    // The task as the RPC door's task.getTask answers its owner, not a hand-made list of fields.
+    // The task as the RPC endpoint's task.getTask answers its owner, not a hand-made list of fields.
     const { task: asTheDoorShowsIt } = await getTask(db, viewerOf(owner), task.id)
     for (const body of bodies) {
       expect(body.data).toEqual(JSON.parse(JSON.stringify(asTheDoorShowsIt)))
@@ -291,7 +291,7 @@ describe('who hears of what', () => {
     expect(
       received.map((message) => [message.id.endsWith(shareeEndpoint.id), JSON.parse(message.body).type]),
     ).toEqual([[true, 'task.status_changed']])
-    // Shown to the sharee as the door shows it to them: no addresses, only names.
+    // Shown to the sharee as the RPC endpoint shows it to them: no addresses, only names.
     expect(verified(received[0] as Received, shareeEndpoint.secret).data).toMatchObject({ sharedWith: [] })
 
     await updateTask(db, viewerOf(owner), task.id, { sharedWith: [] })

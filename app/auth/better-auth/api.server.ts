@@ -6,7 +6,7 @@ const POST_ENDPOINTS = { ...ACCOUNT_ENDPOINTS, ...TWO_FACTOR_ENDPOINTS }
 
 /**
  * /api/auth: the paths and JSON shapes of the better-auth client, so that client works unchanged
- * against Threadwork. A thin door: every endpoint calls the account service the HTML forms use.
+ * against Threadwork. A thin adapter: every endpoint calls the account service the HTML forms use.
  * Mutations carry `x-csrf-token` (checked by the root middleware, like every other POST).
  */
 

@@ -135,7 +135,7 @@ export const GET_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Promise<Res
   'callback/google': async (args) => forwardToCallback(args),
 }
 
-/** OAuth providers return to /login/callback, which finishes the flow for both doors. */
+/** OAuth providers return to /login/callback, which finishes the flow for the sign-in buttons and /api/auth alike. */
 function forwardToCallback(args: BetterAuthArgs) {
   const url = new URL(args.request.url)
   return Promise.resolve(Response.redirect(new URL(`/login/callback${url.search}`, url), 302))

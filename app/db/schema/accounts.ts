@@ -24,7 +24,7 @@ export const users = sqliteTable('users', {
   timeZone: text('time_zone'),
   /**
    * Set by an admin (/admin): no session is created for a disabled person and none resolves
-   * (app/services/sessions.server.ts), whichever door they come through.
+   * (app/services/sessions.server.ts), whichever way they sign in.
    */
   disabledAt: ms('disabled_at'),
   createdAt: createdAt(),

@@ -24,7 +24,7 @@ export const ADMIN_ACTIONS = [
 ] as const
 export type AdminAction = (typeof ADMIN_ACTIONS)[number]
 
-/** The admin acting, as the console's doors resolve them (app/auth/admin.server.ts). */
+/** The admin acting, as the console's routes resolve them (app/auth/admin.server.ts). */
 export type AdminActor = { id: string; email: string; ip: string | null }
 
 /**

@@ -137,7 +137,7 @@ export async function endAllSessions(db: Database, admin: AdminActor, userId: st
 
 /**
  * Disables an account: every session ends with it, open streams end as the event reaches them,
- * and no door creates or resolves a session for it until it is enabled again.
+ * and no way in creates or resolves a session for it until it is enabled again.
  */
 export async function disablePerson(db: Database, admin: AdminActor, userId: string, now = new Date()) {
   const person = await personOf(db, userId)
@@ -190,7 +190,7 @@ export async function signInAs(
 
 /**
  * Ends a support session from its banner, audited as its admin's. Returns the admin's id, so the
- * door can hand the admin's own session back; null when this was no support session.
+ * route can hand the admin's own session back; null when this was no support session.
  */
 export async function stopSignInAs(db: Database, sessionId: string, ip: string | null) {
   const [row] = await db

@@ -12,7 +12,7 @@ import { stripeClient, stripePriceFor } from './stripe.server'
 /**
  * Starting a purchase, and what the success page may say about it. With Stripe configured for an
  * option, a Checkout Session; otherwise the option's configured checkout link; with neither, the
- * door says checkout is not configured.
+ * page says checkout is not configured.
  */
 
 export type CheckoutInput = { tier: TierId; plan: BillingKind }

@@ -18,7 +18,7 @@ import type { WebhookEventType } from './webhook-schemas'
  * the events after each active endpoint's cursor, keeps those of the types it asked for about
  * tasks its owner could see at the time of the event and still may — `ruleHolds('see')` over
  * the task's audience then and now (whoMayHear) — and queues one message
- * per event and endpoint. The message's body is rendered now, by the reads the RPC door answers
+ * per event and endpoint. The message's body is rendered now, by the reads the RPC endpoint answers
  * with, as the endpoint's owner would be shown it, and kept: every retry and redelivery sends
  * the same body under the same `webhook-id`. Message rows, cursor and job commit together, each
  * cursor guarded by its old value, so two runs never queue an event twice.
@@ -215,7 +215,7 @@ async function eventTimes(db: Database, page: LoggedEvent[]) {
 }
 
 /**
- * The `data` of a message: the task or the comment as the RPC door answers it to the endpoint's
+ * The `data` of a message: the task or the comment as the RPC endpoint answers it to the endpoint's
  * owner (`task.getTask`, the comments of `comments.getComments`); only a deleted subject, which no
  * read can show any more, is named by its ids. Null when the subject is gone before the event was
  * fanned out: a later event says what became of it.
