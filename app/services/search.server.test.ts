@@ -20,6 +20,12 @@ import { type UserRow, viewerOf } from '../../tests/helpers/task-service'
 import { deleteComment, updateComment } from './comments.server'
 import { audienceWords, search } from './search.server'
 import { EMPTY_QUERY_MESSAGE, LONG_QUERY_MESSAGE, NO_WORDS_MESSAGE, type Part } from './search-query'
+import {
+  COMMENTS_INDEX,
+  SEARCHED_COMMENT_FIELDS,
+  SEARCHED_TASK_FIELDS,
+  TASKS_INDEX,
+} from './searched-fields.server'
 import { getTask } from './tasks/reads.server'
 import { deleteTask, shareTask, updateTask } from './tasks/writes.server'
 
@@ -286,8 +292,8 @@ describe('who finds what', () => {
     // What the index alone matches for a person, before the rule has a say.
     const matched = async (person: UserRow) => {
       const audience = `search_audience : (${audienceWords(viewerOf(person))})`
-      const inTasks = `{text details} : ("narwhal"*) AND ${audience}`
-      const inComments = `content : ("narwhal"*) AND ${audience}`
+      const inTasks = `{${TASKS_INDEX.searched.join(' ')}} : ("narwhal"*) AND ${audience}`
+      const inComments = `{${COMMENTS_INDEX.searched.join(' ')}} : ("narwhal"*) AND ${audience}`
       const [tasksFound] = await db.all<{ n: number }>(
         sql`SELECT count(*) AS n FROM tasks_search WHERE tasks_search MATCH ${inTasks}`,
       )
@@ -352,6 +358,20 @@ describe('who finds what', () => {
    * found. Each run writes under a word of its own, so runs do not see each other's rows.
    */
   const VOCABULARY = ['amber', 'basalt', 'cobalt', 'dune'] as const
+  /** Words for every searched field of a row, each drawn on its own. */
+  const wordsPerField = <Field extends string>(fields: readonly { field: Field }[]) =>
+    fc.record(
+      Object.fromEntries(fields.map(({ field }) => [field, fc.subarray<string>([...VOCABULARY])])),
+    ) as fc.Arbitrary<Record<Field, string[]>>
+  /** A row's searched fields from their words; the run's tag goes in the one every row has. */
+  const valuesOf = <Field extends string>(words: Record<Field, string[]>, tagged: Field, tag: string) =>
+    Object.fromEntries(
+      Object.entries<string[]>(words).map(([field, list]) =>
+        field === tagged ? [field, [tag, ...list].join(' ')] : [field, list.join(' ') || null],
+      ),
+    )
+  const holds = (words: Record<string, string[]>, word: string) =>
+    Object.values(words).some((list) => list.includes(word))
   let run = 0
   const world = fc.record({
     tasks: fc.array(
@@ -359,11 +379,13 @@ describe('who finds what', () => {
         owner: fc.nat({ max: 3 }),
         isPublic: fc.boolean(),
         sharedWith: fc.subarray([0, 1, 2, 3]),
-        titleWords: fc.subarray([...VOCABULARY]),
-        detailWords: fc.subarray([...VOCABULARY]),
-        comments: fc.array(fc.record({ author: fc.nat({ max: 3 }), words: fc.subarray([...VOCABULARY]) }), {
-          maxLength: 3,
-        }),
+        words: wordsPerField(SEARCHED_TASK_FIELDS),
+        comments: fc.array(
+          fc.record({ author: fc.nat({ max: 3 }), words: wordsPerField(SEARCHED_COMMENT_FIELDS) }),
+          {
+            maxLength: 3,
+          },
+        ),
       }),
       { minLength: 1, maxLength: 6 },
     ),
@@ -384,8 +406,7 @@ describe('who finds what', () => {
         const task = await insertTask(db, {
           userId: (people[spec.owner] as UserRow).id,
           isPublic: spec.isPublic,
-          text: [tag, ...spec.titleWords].join(' '),
-          details: spec.detailWords.join(' ') || null,
+          ...valuesOf(spec.words, 'text', tag),
         })
         await insertShares(
           db,
@@ -396,15 +417,14 @@ describe('who finds what', () => {
           () => true,
           () => false,
         )
-        if (canSee && [...spec.titleWords, ...spec.detailWords].includes(generated.word))
-          expectedTasks.push(task.id)
+        if (canSee && holds(spec.words, generated.word)) expectedTasks.push(task.id)
         for (const note of spec.comments) {
           const comment = await createComment(db, {
             taskId: task.id,
             userId: (people[note.author] as UserRow).id,
-            content: [tag, ...note.words].join(' '),
+            ...valuesOf(note.words, 'content', tag),
           })
-          if (canSee && note.words.includes(generated.word)) expectedComments.push(comment.id)
+          if (canSee && holds(note.words, generated.word)) expectedComments.push(comment.id)
         }
       }
       const query = `${tag} ${generated.word}`
