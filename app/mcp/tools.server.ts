@@ -13,14 +13,20 @@ import { SearchInputSchema } from '~/services/search-query'
 import type { SessionUser } from '~/services/session-user'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { getTask } from '~/services/tasks/reads.server'
-import { TaskFieldsSchema, TaskListFiltersSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
+import {
+  TaskFieldsSchema,
+  TaskIdSchema,
+  TaskListFiltersSchema,
+  TaskUpdateSchema,
+} from '~/services/tasks/task-schemas'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { z } from '~/utils/zod'
 
 /**
  * The tools /mcp offers an agent: each a thin call into the service the RPC door and the pages
  * call, with the token's person as the actor, so an agent lives by exactly their rules. Inputs
- * are the services' own zod schemas; `isReadOnly` is the one fact the annotations and the refusal
+ * are the services' own zod schemas, whole, as the RPC door takes them, so a field added to a
+ * schema reaches its tool (a test compares each tool's input with its schema); `isReadOnly` is the one fact the annotations and the refusal
  * of a `read` token both come from (app/mcp/server.server.ts).
  */
 
@@ -36,19 +42,8 @@ export type ToolDefinition = {
   run: (context: ToolContext, input: never) => Promise<unknown>
 }
 
-const TaskIdInput = z.object({ taskId: z.string().min(1, 'taskId is required') })
-
-/** The update tool's flat arguments: the task, and only the fields an agent is asked to change. */
-const UpdateTaskInput = TaskIdInput.extend(
-  TaskUpdateSchema.pick({
-    text: true,
-    details: true,
-    status: true,
-    dueDate: true,
-    assigneeId: true,
-    priority: true,
-  }).shape,
-)
+/** The update tool's flat arguments, as task.update takes them: the task, and any field of an update. */
+const UpdateTaskInput = TaskIdSchema.extend(TaskUpdateSchema.shape)
 
 function tool<Input extends z.ZodObject>(
   definition: Omit<ToolDefinition, 'inputSchema' | 'run'> & {
@@ -83,7 +78,7 @@ export const TOOLS = {
     title: 'Get a task',
     description:
       'One task this person may see, with every field, and its discussion (comments and replies, oldest first).',
-    inputSchema: TaskIdInput,
+    inputSchema: TaskIdSchema,
     isReadOnly: true,
     run: async ({ db, user }, { taskId }) => {
       const { task } = await getTask(db, user, taskId)
@@ -102,7 +97,7 @@ export const TOOLS = {
   update_task: tool({
     title: 'Update a task',
     description:
-      'Changes what is given of a task and leaves the rest: title (`text`), details, status, priority, due date (YYYY-MM-DD, empty to clear) and assignee (a person’s id, empty for nobody). The owner may change anything; someone it is shared with may only change its status.',
+      'Changes what is given of a task and leaves the rest: any field create_task takes, such as the title (`text`), details, status, priority, due date (YYYY-MM-DD, empty to clear) and assignee (a person’s id, empty for nobody). The owner may change anything; someone it is shared with may only change its status.',
     inputSchema: UpdateTaskInput,
     isReadOnly: false,
     hints: { destructiveHint: true, idempotentHint: true },

@@ -24,6 +24,7 @@ import {
   ShareEmailsSchema,
   StatusSchema,
   TaskFieldsSchema,
+  TaskIdSchema,
   TaskUpdateSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from '~/services/tasks/writes.server'
@@ -36,7 +37,6 @@ import { authed, base, mutation } from './base.server'
  * mutations are POST only and carry the CSRF token. Each procedure is a thin adapter onto one
  * service function, which holds the rules and throws the domain errors clients see as codes.
  */
-const TaskId = z.object({ taskId: z.string().min(1, 'taskId is required') })
 const CommentId = CommentEditSchema.pick({ commentId: true })
 
 const read = base.use(authed).route({ method: 'GET' })
@@ -50,23 +50,23 @@ export const router = {
     // Public tasks are readable without signing in, so `get` does not require a user.
     get: base
       .route({ method: 'GET' })
-      .input(TaskId)
+      .input(TaskIdSchema)
       .handler(async ({ context, input }) => (await getTask(context.db, context.user, input.taskId)).task),
     create: write
       .input(TaskFieldsSchema)
       .handler(({ context, input }) => createTask(context.db, context.user, input)),
     update: write
-      .input(TaskId.extend(TaskUpdateSchema.shape))
+      .input(TaskIdSchema.extend(TaskUpdateSchema.shape))
       .handler(({ context, input: { taskId, ...changes } }) =>
         updateTask(context.db, context.user, taskId, changes),
       ),
     setStatus: write
-      .input(TaskId.extend({ status: StatusSchema }))
+      .input(TaskIdSchema.extend({ status: StatusSchema }))
       .handler(({ context, input }) => setTaskStatus(context.db, context.user, input.taskId, input.status)),
     share: write
-      .input(TaskId.extend({ emails: ShareEmailsSchema }))
+      .input(TaskIdSchema.extend({ emails: ShareEmailsSchema }))
       .handler(({ context, input }) => shareTask(context.db, context.user, input.taskId, input.emails)),
-    delete: write.input(TaskId).handler(async ({ context, input }) => {
+    delete: write.input(TaskIdSchema).handler(async ({ context, input }) => {
       await deleteTask(context.db, context.user, input.taskId)
       return { success: true }
     }),
@@ -75,7 +75,7 @@ export const router = {
       .input(SearchInputSchema)
       .handler(({ context, input }) => search(context.db, context.user, input)),
     getTaskUsers: read
-      .input(TaskId)
+      .input(TaskIdSchema)
       .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),
     // The dashboard's reads. Weeks follow the caller's time zone, from the `tz` cookie (else UTC).
     getTaskStats: read.handler(({ context }) => getTaskStats(context.db, context.user)),
@@ -90,7 +90,7 @@ export const router = {
     // Public tasks' discussions are readable without signing in, like the tasks themselves.
     getComments: base
       .route({ method: 'GET' })
-      .input(TaskId)
+      .input(TaskIdSchema)
       .handler(({ context, input }) => listComments(context.db, context.user, input.taskId)),
     addComment: write.input(NewCommentSchema).handler(async ({ context, input }) => {
       const { comment, notified } = await addComment(context.db, context.user, input)

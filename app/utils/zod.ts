@@ -11,3 +11,17 @@ import { z } from 'zod'
 z.config({ jitless: true })
 
 export { z }
+
+/**
+ * An object schema less the fields one door withholds, each named with its reason. The door takes
+ * every other field, so a field added to the schema reaches it too: a door's input is its service's
+ * schema by omission, never a `.pick` of the fields known today.
+ */
+export function withholding<Shape extends z.ZodRawShape, Key extends keyof Shape & string>(
+  schema: z.ZodObject<Shape>,
+  reasons: Record<Key, string>,
+): z.ZodObject<Omit<Shape, Key>> {
+  const mask: Record<string, true> = Object.fromEntries(Object.keys(reasons).map((key) => [key, true]))
+  // zod types a mask by keys known where it is written; these come from `reasons`, typed above.
+  return (schema as z.ZodObject).omit(mask) as unknown as z.ZodObject<Omit<Shape, Key>>
+}

@@ -198,6 +198,21 @@ describe('/mcp with a read-write token', () => {
     expect(bad.isError).toBe(true)
     await client.close()
   })
+
+  test('update_task changes any field of an update, as task.update does, and leaves the rest', async () => {
+    const task = await createTask(db, {
+      userId: ada.id,
+      text: 'Ada’s buoy survey',
+      details: 'Kept as it was',
+    })
+    const client = await connect(writeToken)
+    const changes = { hrs: 3, refLink: 'https://example.com/buoys', isPublic: true, priority: 'high' }
+    const result = await call(client, 'update_task', { taskId: task.id, ...changes })
+    expect(result.isError, textOf(result)).toBeFalsy()
+    const [row] = await db.select().from(tasks).where(eq(tasks.id, task.id))
+    expect(row).toMatchObject({ ...changes, text: 'Ada’s buoy survey', details: 'Kept as it was' })
+    await client.close()
+  })
 })
 
 describe('/mcp refuses', () => {

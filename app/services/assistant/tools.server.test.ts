@@ -2,12 +2,19 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { tasks } from '~/db/schema'
+import { SearchInputSchema } from '~/services/search-query'
 import { toSessionUser } from '~/services/sessions.server'
-import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
+import { TaskFieldsSchema, TaskIdSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { todayIn } from '~/utils/calendar'
+import type { z } from '~/utils/zod'
 import { runTool } from '../../../tests/helpers/assistant'
 import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
-import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from './tools.server'
+import {
+  ASSISTANT_TASK_FIELDS,
+  chatTools,
+  WITHHELD_FROM_ASSISTANT,
+  WITHHELD_FROM_ASSISTANT_INPUT,
+} from './tools.server'
 
 /**
  * The tools a model may call act for the session's person only: nothing a model writes can reach
@@ -43,6 +50,18 @@ describe('the tools reach only the person’s own tasks', () => {
       tasks: [{ text: 'My own invoice' }],
     })
     expect(await runTool(tools.getMyStats, {})).toMatchObject({ total: 1 })
+  })
+
+  test('searching is the search the pages use: any searched field, words by their start, best match first', async () => {
+    const { me, mine } = await twoPeople()
+    const inDetails = await createTask(db(), {
+      userId: me.id,
+      text: 'Call the bank',
+      details: 'About the invoices',
+    })
+    const tools = chatTools(db(), me)
+    const found = (await runTool(tools.searchMyTasks, { query: 'invoic' })) as { tasks: { id: string }[] }
+    expect(found.tasks.map((task) => task.id)).toEqual([mine.id, inDetails.id])
   })
 
   test("changing the status of someone else's private task answers 'Task not found' and changes nothing", async () => {
@@ -98,6 +117,33 @@ describe('the tools that write take the fields the task schema takes', () => {
     )
     // The schema's limits hold for the model as for a form: a title too long is refused.
     await expect(runTool(tools.createTask, { text: 'x'.repeat(201) })).rejects.toThrow(/at most 200/)
+  })
+
+  test('every tool takes its service’s schema but what it withholds, each with its reason', async () => {
+    const { me } = await twoPeople()
+    const tools = chatTools(db(), me)
+    /** Where each tool's input comes from; null: its service takes no schema (the tool's own filters, or nothing). */
+    const sources: Record<keyof typeof tools, { schemas: z.ZodObject[]; adds?: string[] } | null> = {
+      listMyTasks: null,
+      getMyStats: null,
+      searchDocs: null,
+      searchMyTasks: { schemas: [SearchInputSchema] },
+      createTask: { schemas: [TaskFieldsSchema] },
+      updateTask: { schemas: [TaskIdSchema, TaskUpdateSchema] },
+      setTaskStatus: { schemas: [TaskIdSchema], adds: ['status'] },
+    }
+    const withheld: Partial<Record<string, Record<string, string>>> = WITHHELD_FROM_ASSISTANT_INPUT
+    for (const [name, source] of Object.entries(sources)) {
+      if (!source) continue
+      const offered = [...source.schemas.flatMap((schema) => keysOf(schema)), ...(source.adds ?? [])]
+      const reasons = withheld[name] ?? {}
+      for (const [field, reason] of Object.entries(reasons)) {
+        expect(offered, `${name} withholds ${field}, a field of its schema`).toContain(field)
+        expect(reason, `${name}: why ${field} is withheld`).toBeTruthy()
+      }
+      const expected = [...new Set(offered)].filter((field) => !Object.hasOwn(reasons, field)).sort()
+      expect(keysOf(tools[name as keyof typeof tools].inputSchema), name).toEqual(expected)
+    }
   })
 
   test('a created task gets every field the model gave it', async () => {

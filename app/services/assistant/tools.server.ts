@@ -1,18 +1,20 @@
 import { type InferUITools, type ToolSet, tool } from 'ai'
 import type { Database } from '~/db/client.server'
-import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { PRIORITIES, SEARCH_LIMITS, STATUSES } from '~/domain/constants'
 import { searchDocs } from '~/services/content.server'
 import { isDomainError } from '~/services/errors'
+import { searchOwnTasks } from '~/services/search.server'
+import { SearchInputSchema } from '~/services/search-query'
 import type { SessionUser } from '~/services/session-user'
 import { getTaskStats } from '~/services/stats.server'
 import { listVisibleTasks } from '~/services/tasks/reads.server'
-import { TaskFieldsSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
+import { StatusSchema, TaskFieldsSchema, TaskIdSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import type { TaskView } from '~/services/tasks/view'
 import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/tasks/view-fields'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { DUE_WINDOWS, isDueWithin } from '~/utils/due-date'
-import { z } from '~/utils/zod'
+import { withholding, z } from '~/utils/zod'
 
 /**
  * What the assistant may do, for one person. The person is the session's, bound here when the
@@ -62,13 +64,28 @@ const toAssistantTask = (task: TaskView, user: SessionUser): AssistantTask => ({
 })
 
 /**
- * What the tools that write may set: the task's own fields as every door accepts them, but whom it
- * is shared with — sharing reaches other people's inboxes, so the person does it on the task page.
+ * What each tool's input leaves out of its service's schema, and why. Everything else of the schema
+ * reaches the model, so a field added to a service's schema reaches its tool too, unless it is named
+ * here with its reason (a test compares every tool's input with its service's schema).
  */
-const NEW_TASK_INPUT = TaskFieldsSchema.omit({ sharedWith: true })
-const TASK_CHANGES_INPUT = z
-  .object({ taskId: z.string().min(1).max(100) })
-  .extend(TaskUpdateSchema.omit({ sharedWith: true }).shape)
+export const WITHHELD_FROM_ASSISTANT_INPUT = {
+  createTask: {
+    sharedWith: 'sharing reaches other people’s inboxes, so the person does it on the task page',
+  },
+  updateTask: {
+    sharedWith: 'sharing reaches other people’s inboxes, so the person does it on the task page',
+  },
+  searchMyTasks: { limit: `the tool lists at most ${TASKS_LISTED_MAX} tasks, whatever a model asks` },
+} as const
+
+const NEW_TASK_INPUT = withholding(TaskFieldsSchema, WITHHELD_FROM_ASSISTANT_INPUT.createTask)
+const TASK_CHANGES_INPUT = TaskIdSchema.extend(
+  withholding(TaskUpdateSchema, WITHHELD_FROM_ASSISTANT_INPUT.updateTask).shape,
+)
+/** The model is told a query's limits up front, as a form would be; the service would refuse it anyway. */
+const SEARCH_INPUT = withholding(SearchInputSchema, WITHHELD_FROM_ASSISTANT_INPUT.searchMyTasks).extend({
+  query: SearchInputSchema.shape.query.trim().min(1).max(SEARCH_LIMITS.query.maxLength),
+})
 
 /**
  * The person's own tasks, or those assigned to them (theirs or shared with them), the latest
@@ -126,14 +143,12 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
     }),
     searchMyTasks: tool({
       description: "Find the person's own tasks whose title or details contain every word of the query.",
-      inputSchema: z.object({ query: z.string().trim().min(1).max(200) }),
-      execute: async ({ query }) => {
-        const words = query.toLowerCase().split(/\s+/).filter(Boolean)
-        const tasks = (await ownTasks(db, user)).filter((task) => {
-          const haystack = `${task.text} ${task.details ?? ''}`.toLowerCase()
-          return words.every((word) => haystack.includes(word))
-        })
-        return listed(tasks)
+      inputSchema: SEARCH_INPUT,
+      // The search the pages use, over every searched field, narrowed to the person's own tasks.
+      execute: async (input) => {
+        const found = await searchOwnTasks(db, user, { ...input, limit: TASKS_LISTED_MAX })
+        const own = new Map((await ownTasks(db, user)).map((task) => [task.id, task]))
+        return listed(found.tasks.flatMap((hit) => own.get(hit.id) ?? []))
       },
     }),
     getMyStats: tool({
@@ -177,7 +192,7 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
     }),
     setTaskStatus: tool({
       description: "Change a task's status, by the task's id. Asks the person to approve first.",
-      inputSchema: z.object({ taskId: z.string().min(1).max(100), status: z.enum(STATUSES) }),
+      inputSchema: TaskIdSchema.extend({ status: StatusSchema }),
       needsApproval: true,
       execute: async ({ taskId, status }) =>
         answerOrRefusal(async () => toAssistantTask(await setTaskStatus(db, user, taskId, status), user)),

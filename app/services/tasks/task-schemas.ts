@@ -87,6 +87,9 @@ export const TaskFieldsSchema = z.object({
 export type TaskFields = z.output<typeof TaskFieldsSchema>
 export type TaskInput = z.input<typeof TaskFieldsSchema>
 
+/** Which task a call is about: every door's task-id argument. */
+export const TaskIdSchema = z.object({ taskId: z.string().min(1, 'taskId is required') })
+
 /** An update changes only what it names; absent fields stay as they are. */
 export const TaskUpdateSchema = z.object({
   text: TaskTextSchema.optional(),
