@@ -1,14 +1,15 @@
 import { and, eq, isNotNull, ne, type SQLWrapper, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { taskShares, tasks, users } from '~/db/schema'
-import { ruleSql, type ViewerInSql } from './rule.server'
-import { TASK_LIST_ITEM_FIELDS, type TaskView } from './view'
+import { ruleSql, type ViewerInSql, viewerPlaceholders } from './rule.server'
+import { type FromShares, TASK_LIST_ITEM_FIELDS, type TaskView } from './view'
 
 /**
- * The columns a task is read from, each written once: `selectTaskViews` (reads.server.ts) reads
- * them all, the task list's prepared statements (list.server.ts) the fields a row shows. Both
- * join the owner (`users` on `tasks.userId`) for `ownerName`. A field added to `TaskView` without
- * its column here fails to typecheck.
+ * The columns a task is read from, each written once, and the one declaration of a task's fields:
+ * `TaskView` (view.ts) is the row they read, and every list of its fields (view-fields.ts) is
+ * derived from them. `selectTaskViews` (reads.server.ts) reads them all, the task list's prepared
+ * statements (list.server.ts) the fields a row shows. Both join the owner (`users` on
+ * `tasks.userId`) for `ownerName`. Their order is the order of the fields in every answer.
  */
 
 // Subqueries are `sql` over drizzle's columns and conditions, not its query builder: a view is
@@ -17,9 +18,6 @@ import { TASK_LIST_ITEM_FIELDS, type TaskView } from './view'
 const subtask = alias(tasks, 'subtask')
 const sharer = alias(users, 'sharer')
 const assignee = alias(users, 'assignee')
-
-/** The fields of `TaskView` the service makes from `shares` for each viewer (toView). */
-type FromShares = 'sharedWith' | 'sharedWithNames'
 
 export function taskViewColumns(viewer: ViewerInSql) {
   return {
@@ -32,7 +30,9 @@ export function taskViewColumns(viewer: ViewerInSql) {
     isPublic: tasks.isPublic,
     parentTaskId: tasks.parentTaskId,
     hrs: tasks.hrs,
+    /** The calendar day it is due (`YYYY-MM-DD`), read in each viewer's own time zone. */
     dueDate: tasks.dueDate,
+    /** Whom it is assigned to: its owner or someone it is shared with; null when nobody. */
     assigneeId: tasks.assigneeId,
     // By primary key, so neither the view's statement nor the list's needs another join.
     assigneeName: sql<
@@ -49,8 +49,23 @@ export function taskViewColumns(viewer: ViewerInSql) {
     /** The addresses it is shared with, each with the name of a verified account of that address. */
     shares: sql<string>`(SELECT json_group_array(json_object('email', ${taskShares.email}, 'name', CASE WHEN ${and(isNotNull(sharer.emailVerifiedAt), ne(sharer.name, ''))} THEN ${sharer.name} END)) FROM ${taskShares} LEFT JOIN ${users} ${sharer} ON ${eq(sharer.email, taskShares.email)} WHERE ${eq(taskShares.taskId, tasks.id)})`,
     ...subtaskProgressColumns(viewer),
-  } satisfies Record<Exclude<keyof TaskView, FromShares> | 'shares', SQLWrapper>
+  } satisfies Record<string, SQLWrapper>
 }
+
+/** The fields toView makes from `shares`, in the order it adds them after the columns'. */
+const FROM_SHARES = { sharedWith: true, sharedWithNames: true } as const satisfies Record<
+  keyof FromShares,
+  true
+>
+
+/**
+ * Every field of `TaskView`, in the order an answer carries them, read once from the columns
+ * above: no list of names to keep beside them.
+ */
+export const TASK_VIEW_FIELD_NAMES = [
+  ...Object.keys(taskViewColumns(viewerPlaceholders)).filter((name) => name !== 'shares'),
+  ...Object.keys(FROM_SHARES),
+] as (keyof TaskView & string)[]
 
 /** The columns of a row of the task list: those of the view, for the fields the row shows. */
 export function taskListItemColumns(viewer: ViewerInSql) {

@@ -39,7 +39,7 @@ function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
     .innerJoin(users, eq(users.id, tasks.userId))
     .where(where)
 }
-type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
+export type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
 
 const sharesOf = (row: TaskRow) => JSON.parse(row.shares) as Share[]
 

@@ -1,14 +1,16 @@
 import type { Mentionable } from '~/utils/mentions'
 import type { CommentView } from '../comment-views.server'
+import { TASK_VIEW_FIELD_NAMES } from './columns.server'
 import type { TaskView } from './view'
 
 /**
  * The fields of each view a client receives, at run time. The versioned reads' ETags are derived
  * from them (a new field changes the ETag, so no client is told its older answer is current), the
  * AI tools pass the task's on, and tests/integration/task-fields.test.ts demands each of them from
- * every door a task is read through. Each is checked against its type with `satisfies`: `tsc`
- * fails when a field of the type is missing here or a field here is not in the type, so a field
- * added to a view's type has to be added here, and from here it reaches all of them.
+ * every door a task is read through. The task's are read from its columns (columns.server.ts),
+ * the one place its fields are declared; the others are checked against their types with
+ * `satisfies`, so `tsc` fails when a field of the type is missing here or a field here is not in
+ * the type.
  */
 
 /** Every field of `T`, each `true`, or the fields of its items for an object or a list of objects. */
@@ -28,33 +30,14 @@ export function fieldsOf<T extends object>(shape: T) {
   return Object.keys(shape) as (keyof T & string)[]
 }
 
-export const TASK_VIEW_SHAPE = {
-  id: true,
-  text: true,
-  details: true,
-  refLink: true,
-  priority: true,
-  status: true,
-  isPublic: true,
-  parentTaskId: true,
-  sharedWith: true,
-  sharedWithNames: true,
-  ownerName: true,
-  hrs: true,
-  dueDate: true,
-  assigneeId: true,
-  assigneeName: true,
-  assigneeImage: true,
-  userId: true,
-  completedAt: true,
-  createdAt: true,
-  updatedAt: true,
-  subtaskCount: true,
-  subtasksCompleted: true,
-} satisfies ViewShape<TaskView>
-
 export type TaskViewField = keyof TaskView
-export const TASK_VIEW_FIELDS: TaskViewField[] = fieldsOf(TASK_VIEW_SHAPE)
+
+/** The task view's fields, as its columns declare them (columns.server.ts), in the order answers carry them. */
+export const TASK_VIEW_FIELDS: TaskViewField[] = TASK_VIEW_FIELD_NAMES
+
+export const TASK_VIEW_SHAPE = Object.fromEntries(TASK_VIEW_FIELDS.map((field) => [field, true])) as {
+  [Field in TaskViewField]: true
+} satisfies ViewShape<TaskView>
 
 export const COMMENT_VIEW_SHAPE = {
   id: true,
