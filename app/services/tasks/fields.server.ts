@@ -1,57 +1,50 @@
-import type { tasks } from '~/db/schema'
-import type { TaskFields, TaskUpdate } from './task-schemas'
+import { getTableColumns } from 'drizzle-orm'
+import { tasks } from '~/db/schema'
+import { type TaskFields, TaskFieldsSchema, type TaskUpdate, TaskUpdateSchema } from './task-schemas'
 
 type Field = keyof TaskFields | keyof TaskUpdate
 type Column = keyof typeof tasks.$inferSelect
 
+/** A field of the form with a column of its name: createTask and updateTask write it there as it is. */
+type EditedColumn = Field & Column
+
 /**
- * How a write treats a name: a field of the form that is a column of `tasks` is written to it; a
- * column the form has not is set by the service, except the search index's audience, which the
- * database keeps; `sharedWith` is the task's rows of task_shares.
- * Any other field has no way to be written (`never`), so adding one fails to typecheck until its
- * write is decided here.
+ * How a write treats a name that is not an edited column: a column the form has not is set by the
+ * service, except the search index's audience, which the database keeps; `sharedWith` is the
+ * task's rows of task_shares. Any other field has no way to be written (`never`), so adding one
+ * fails to typecheck until its write is decided here.
  */
 type HowWritten<Name> = Name extends Column
-  ? Name extends Field
-    ? 'column'
-    : Name extends 'searchAudience'
-      ? 'kept by the search triggers'
-      : 'set by the service'
+  ? Name extends 'searchAudience'
+    ? 'kept by the search triggers'
+    : 'set by the service'
   : Name extends 'sharedWith'
     ? 'task_shares'
     : never
 
 /**
- * Every field of the task form (task-schemas.ts) and every column of `tasks` (db/schema.ts), and
- * how createTask and updateTask write it. A field or column added without its line here fails to
- * typecheck; a line saying `column` is all a new field needs to be written by both.
+ * Every field of the task form (task-schemas.ts) and every column of `tasks` (db/schema/tasks.ts)
+ * that is not written from the form to the column of its name, and how createTask and updateTask
+ * write it. A column added without a form field, or a form field without a column, fails to
+ * typecheck until it has its line here; a field and column of one name needs none.
  */
-const WRITTEN = {
-  text: 'column',
-  details: 'column',
-  refLink: 'column',
-  priority: 'column',
-  status: 'column',
-  hrs: 'column',
-  isPublic: 'column',
-  parentTaskId: 'column',
+const WRITTEN_OTHERWISE = {
   sharedWith: 'task_shares',
   id: 'set by the service',
   userId: 'set by the service',
-  dueDate: 'column',
-  assigneeId: 'column',
   completedAt: 'set by the service',
   searchAudience: 'kept by the search triggers',
   createdAt: 'set by the service',
   updatedAt: 'set by the service',
-} as const satisfies { [Name in Field | Column]: HowWritten<Name> }
+} as const satisfies { [Name in Exclude<Field | Column, EditedColumn>]: HowWritten<Name> }
 
-type EditedColumn = {
-  [Name in keyof typeof WRITTEN]: (typeof WRITTEN)[Name] extends 'column' ? Name : never
-}[keyof typeof WRITTEN]
+const COLUMNS = getTableColumns(tasks)
 
-const EDITED_COLUMNS = (Object.keys(WRITTEN) as (keyof typeof WRITTEN)[]).filter(
-  (name): name is EditedColumn => WRITTEN[name] === 'column',
+/** The form's fields that are columns of `tasks`, read once from the schemas and the table. */
+const EDITED_COLUMNS = [
+  ...new Set([...Object.keys(TaskFieldsSchema.shape), ...Object.keys(TaskUpdateSchema.shape)]),
+].filter(
+  (name): name is EditedColumn => Object.hasOwn(COLUMNS, name) && !Object.hasOwn(WRITTEN_OTHERWISE, name),
 )
 
 /**
