@@ -1,4 +1,4 @@
-import { count, isNotNull } from 'drizzle-orm'
+import { count, getTableColumns, isNotNull } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { commentReactions, comments, notifications, taskShares, tasks, users } from '~/db/schema'
@@ -50,6 +50,14 @@ describe('seedDemoWorkspace', () => {
     expect(shares.length).toBeGreaterThan(0)
     const demoEmails: string[] = DEMO_USERS.map((user) => user.email)
     for (const share of shares) expect(demoEmails).toContain(share.email)
+  })
+
+  test('every column of a task has a value on some demo task, so the demo shows each field', async () => {
+    const rows = await database().select().from(tasks)
+    const empty = Object.keys(getTableColumns(tasks)).filter((column) =>
+      rows.every((row) => row[column as keyof typeof row] === null),
+    )
+    expect(empty).toEqual([])
   })
 
   test('due dates, some overdue and some this week, and assignees who may be assigned', async () => {

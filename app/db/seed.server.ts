@@ -22,16 +22,16 @@ export const DEMO_USERS = [
 
 type UserKey = (typeof DEMO_USERS)[number]['key']
 
-type DemoTask = {
+/**
+ * A demo task: the columns of `tasks` a person fills in, written to the row as they are (a column
+ * added to the table may be given here with no other edit), and by key what the seed works out.
+ */
+type DemoTask = Omit<typeof tasks.$inferInsert, WorkedOut> & {
   key: string
   owner: UserKey
-  text: string
-  details?: string
-  refLink?: string
   priority: Priority
   status: Status
   hrs: number
-  isPublic?: boolean
   parent?: string
   sharedWith?: UserKey[]
   daysAgo: number
@@ -40,6 +40,18 @@ type DemoTask = {
   /** Its owner or someone it is shared with. */
   assignee?: UserKey
 }
+
+/** The columns seedDemoWorkspace() sets from the keys above, the clock and the ids it was given. */
+type WorkedOut =
+  | 'id'
+  | 'userId'
+  | 'parentTaskId'
+  | 'dueDate'
+  | 'assigneeId'
+  | 'completedAt'
+  | 'searchAudience'
+  | 'createdAt'
+  | 'updatedAt'
 
 const DEMO_TASKS: DemoTask[] = [
   {
@@ -338,30 +350,25 @@ export async function seedDemoWorkspace(db: Database, now = new Date()): Promise
 
     const taskIds = new Map<string, string>()
     for (const task of DEMO_TASKS) {
-      const createdAt = ago(task.daysAgo * 60 * 24 + 30)
+      const { key, owner, parent, sharedWith, daysAgo, dueInDays, assignee, ...columns } = task
+      const createdAt = ago(daysAgo * 60 * 24 + 30)
       const [row] = await tx
         .insert(tasks)
         .values({
-          userId: userId(task.owner),
-          text: task.text,
-          details: task.details,
-          refLink: task.refLink,
-          priority: task.priority,
-          status: task.status,
-          hrs: task.hrs,
-          isPublic: task.isPublic ?? false,
-          parentTaskId: task.parent ? taskIds.get(task.parent) : undefined,
-          dueDate: dueIn(task.dueInDays),
-          assigneeId: task.assignee ? userId(task.assignee) : undefined,
-          completedAt: task.status === 'Completed' ? ago(task.daysAgo * 60 * 24) : undefined,
+          ...columns,
+          userId: userId(owner),
+          parentTaskId: parent ? taskIds.get(parent) : undefined,
+          dueDate: dueIn(dueInDays),
+          assigneeId: assignee ? userId(assignee) : undefined,
+          completedAt: task.status === 'Completed' ? ago(daysAgo * 60 * 24) : undefined,
           createdAt,
           updatedAt: createdAt,
         })
         .returning({ id: tasks.id })
       if (!row) continue
-      taskIds.set(task.key, row.id)
-      for (const key of task.sharedWith ?? []) {
-        await tx.insert(taskShares).values({ taskId: row.id, email: emailOf(key), createdAt })
+      taskIds.set(key, row.id)
+      for (const person of sharedWith ?? []) {
+        await tx.insert(taskShares).values({ taskId: row.id, email: emailOf(person), createdAt })
       }
     }
 
