@@ -37,7 +37,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 12)
 type Run = { browser: TestBrowser; values: Record<Placeholder, string> }
 
 /** Someone else's rows, for ids that exist but belong to another person. */
-let others: { taskId: string; commentId: string; sessionId: string; email: string }
+let others: { userId: string; taskId: string; commentId: string; sessionId: string; email: string }
 
 beforeAll(async () => {
   const db = database()
@@ -45,7 +45,13 @@ beforeAll(async () => {
   const task = await createTask(db, { userId: other.id })
   const comment = await createComment(db, { taskId: task.id, userId: other.id })
   const session = await createSession(db, other.id)
-  others = { taskId: task.id, commentId: comment.id, sessionId: session.id, email: other.email }
+  others = {
+    userId: other.id,
+    taskId: task.id,
+    commentId: comment.id,
+    sessionId: session.id,
+    email: other.email,
+  }
 })
 
 async function visitor(): Promise<Run> {
@@ -62,6 +68,7 @@ async function member(): Promise<Run> {
   return {
     browser,
     values: valuesFor({
+      userId: user.id,
       taskId: task.id,
       commentId: comment.id,
       sessionId: browser.session.id,
@@ -75,6 +82,7 @@ let newEmails = 0
 function valuesFor(own: typeof others | null): Record<Placeholder, string> {
   newEmails += 1
   return {
+    $ownId: own?.userId ?? others.userId,
     $ownTask: own?.taskId ?? others.taskId,
     $othersTask: others.taskId,
     $ownComment: own?.commentId ?? others.commentId,

@@ -28,6 +28,7 @@ import * as support from '~/routes/support'
 import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
 import * as task from '~/routes/tasks/index'
+import type { TaskInput } from '~/services/tasks/task-schemas'
 import { TEST_PASSWORD } from './factories'
 
 /**
@@ -63,17 +64,20 @@ const at = (url: string, params: Record<string, string> = {}) => ({ url, params 
 const fieldsOf = (examples: Example[]) => [...new Set(examples.flatMap((example) => Object.keys(example)))]
 const NEW_PASSWORD = 'a brand new password'
 
-const TASK_EXAMPLE: Example = {
+/** The task form with every field of `TaskFieldsSchema` filled in: a field added there fails `tsc` here until it has a value. */
+const TASK_EXAMPLE = {
   text: 'A task',
   details: 'Some details',
   refLink: 'https://example.test/ref',
   priority: 'high',
   status: 'In Progress',
-  hrs: '2.5',
+  hrs: '2',
+  dueDate: '2030-01-31',
   isPublic: 'on',
   parentTaskId: '$ownTask',
+  assigneeId: '$ownId',
   sharedWith: '$othersEmail, someone@example.test',
-}
+} satisfies Record<keyof TaskInput, Example[string]>
 
 const API_AUTH_ENDPOINTS = [
   'sign-up/email',

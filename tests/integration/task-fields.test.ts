@@ -3,14 +3,17 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createORPCClient } from '@orpc/client'
 import { RPCLink } from '@orpc/client/fetch'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { tasks } from '~/db/schema'
 import { loader as rootLoader } from '~/root'
 import { loader as taskListLoader } from '~/routes/tasks/index'
 import { RPC_PREFIX } from '~/rpc/handler.server'
 import { ASSISTANT_TASK_FIELDS, chatTools, WITHHELD_FROM_ASSISTANT } from '~/services/assistant/tools.server'
 import { toSessionUser } from '~/services/sessions.server'
-import { TASK_LIST_ITEM_FIELDS } from '~/services/tasks/view'
+import type { TaskFields } from '~/services/tasks/task-schemas'
+import { TASK_LIST_ITEM_FIELDS, type TaskView } from '~/services/tasks/view'
 import { TASK_VIEW_FIELDS } from '~/services/tasks/view-fields'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { createEventStreams, type EventStreams } from '~/streams/event-streams.server'
@@ -26,8 +29,11 @@ import { openEventSource } from '../helpers/sse'
 
 /**
  * Every path a task is read through carries every field of the task view
- * (app/services/tasks/view-fields.ts), taken from the view's own list at run time: a field added to
- * `TaskView` is demanded here of each path at once, and a path that forgets it fails by name. The
+ * (app/services/tasks/view-fields.ts), taken from the view's own list at run time, each with the
+ * value that was written: a field added to `TaskView` is demanded here of each path at once, and a
+ * path that forgets it, or answers it with another value, fails by name. The fixture sets every
+ * field of the form (`Required<TaskFields>`: a field added there fails `tsc` here until it has a
+ * value), so none is checked only while empty. The
  * fast paths are the production ones (server/fast-paths.ts), in the production order, on one real HTTP
  * server, then the /api/rpc route; the pages are
  * their loaders; the assistant is its tools.
@@ -47,6 +53,28 @@ let browser: TestBrowser
 /** A parent with a subtask, every optional field set, shared with a verified person. */
 let parent: { id: string }
 let subtask: { id: string }
+/** Each as every door must answer it: what was written, and what the service adds. */
+let views: { parent: TaskView; subtask: TaskView }
+
+/** The fields of the form that are fields of the view too, as they were written. */
+const written = (fields: Partial<TaskFields>): Partial<TaskView> =>
+  Object.fromEntries(
+    Object.entries(fields).filter(([field]) => (TASK_VIEW_FIELDS as string[]).includes(field)),
+  )
+
+/** A task's instants as the view carries them, read from its row. */
+async function instantsOf(taskId: string) {
+  const [row] = await db.select().from(tasks).where(eq(tasks.id, taskId))
+  if (!row) throw new Error(`No task ${taskId}`)
+  return {
+    completedAt: row.completedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+const pick = <Field extends keyof TaskView>(task: TaskView, fields: readonly Field[]) =>
+  Object.fromEntries(fields.map((field) => [field, task[field]]))
 
 beforeAll(async () => {
   streams = createEventStreams(db, { keepAliveMs: 1000, sessionCheckMs: 1000 })
@@ -67,27 +95,64 @@ beforeAll(async () => {
   sharee = await createUser(db, { name: 'Grace Shared' })
   browser = await signedInBrowser(db, owner.id)
   const actor = toSessionUser(owner)
-  parent = await createTask(db, actor, {
+  const parentFields = {
     text: 'Plan the release',
     details: 'Dates and scope',
     refLink: 'https://example.com/release',
     priority: 'high',
     status: 'In Progress',
     hrs: 3,
+    dueDate: '2030-03-15',
     isPublic: false,
+    assigneeId: sharee.id,
     sharedWith: [sharee.email],
-  })
-  subtask = await createTask(db, actor, {
+  } satisfies Required<Omit<TaskFields, 'parentTaskId'>>
+  parent = await createTask(db, actor, parentFields)
+  const subtaskFields = {
     text: 'Draft the notes',
     details: 'Short',
     refLink: 'https://example.com/notes',
     priority: 'low',
     status: 'Completed',
     hrs: 1,
+    dueDate: '2030-03-01',
     isPublic: false,
     parentTaskId: parent.id,
+    assigneeId: owner.id,
     sharedWith: [],
-  })
+  } satisfies Required<TaskFields>
+  subtask = await createTask(db, actor, subtaskFields)
+  views = {
+    parent: {
+      ...written(parentFields),
+      id: parent.id,
+      parentTaskId: null,
+      userId: owner.id,
+      ownerName: 'Ada Owner',
+      sharedWithNames: ['Grace Shared'],
+      assigneeName: 'Grace Shared',
+      assigneeImage: sharee.image,
+      ...(await instantsOf(parent.id)),
+      subtaskCount: 1,
+      subtasksCompleted: 1,
+    } as TaskView,
+    subtask: {
+      ...written(subtaskFields),
+      id: subtask.id,
+      userId: owner.id,
+      ownerName: 'Ada Owner',
+      sharedWithNames: [],
+      assigneeName: 'Ada Owner',
+      assigneeImage: owner.image,
+      ...(await instantsOf(subtask.id)),
+      subtaskCount: 0,
+      subtasksCompleted: 0,
+    } as TaskView,
+  }
+  // The fixture is what every door below is held to: each of its fields set, the instants too.
+  for (const task of [views.parent, views.subtask]) expect(fieldsOf(task)).toEqual(VIEW)
+  expect(views.subtask.completedAt).not.toBeNull()
+  expect(views.parent.dueDate).not.toBeNull()
 })
 
 afterAll(async () => {
@@ -112,11 +177,18 @@ describe('RPC over HTTP (RPCLink)', () => {
     const client = rpcClient()
     const one = await client.task.get({ taskId: parent.id })
     expect(fieldsOf(one)).toEqual(VIEW)
+    expect(one).toEqual(views.parent)
     const all = await client.task.getAll()
     expect(all.map((task) => task.id).sort()).toEqual([parent.id, subtask.id].sort())
     for (const task of all) expect(fieldsOf(task)).toEqual(VIEW)
-    expect(fieldsOf(await client.task.getMostRecentCompleted())).toEqual(VIEW)
-    expect(fieldsOf(await client.task.getMostRecentCreated())).toEqual(VIEW)
+    expect(all).toEqual(expect.arrayContaining([views.parent, views.subtask]))
+    const completed = await client.task.getMostRecentCompleted()
+    expect(fieldsOf(completed)).toEqual(VIEW)
+    expect(completed).toEqual(views.subtask)
+    const created = await client.task.getMostRecentCreated()
+    expect(fieldsOf(created)).toEqual(VIEW)
+    // Created in the same millisecond, the two are ordered by id.
+    expect(created).toEqual(created?.id === parent.id ? views.parent : views.subtask)
   })
 
   test('the answers of the writes are the view too', async () => {
@@ -143,6 +215,7 @@ test('the versioned read ahead of React Router serves the answer built with ever
   const { json } = (await kept.json()) as { json: unknown[] }
   expect(json.length).toBe(2)
   for (const task of json) expect(fieldsOf(task)).toEqual(VIEW)
+  expect(json).toEqual(expect.arrayContaining([views.parent, views.subtask]))
   const confirmed = await fetch(target, { headers: { Cookie: browser.cookie, 'If-None-Match': etag } })
   expect(confirmed.status).toBe(304)
 })
@@ -159,6 +232,7 @@ describe('the pages', () => {
     expect(others).toEqual([])
     expect(row?.id).toBe(parent.id)
     expect(fieldsOf(row)).toEqual(sorted(TASK_LIST_ITEM_FIELDS))
+    expect(row).toEqual(pick(views.parent, TASK_LIST_ITEM_FIELDS))
   })
 
   test('the task modal (the root loader with ?task=) carries every field of the view, for the task and its subtasks', async () => {
@@ -169,8 +243,10 @@ describe('the pages', () => {
     const modal = data.taskModal
     if (!modal || 'error' in modal) throw new Error(`No task in the modal: ${JSON.stringify(modal)}`)
     expect(fieldsOf(modal.task)).toEqual(VIEW)
+    expect(modal.task).toEqual(views.parent)
     expect(modal.subtasks.map((task) => task.id)).toEqual([subtask.id])
     for (const task of modal.subtasks) expect(fieldsOf(task)).toEqual(VIEW)
+    expect(modal.subtasks).toEqual([views.subtask])
   })
 })
 
