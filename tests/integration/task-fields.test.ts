@@ -56,11 +56,8 @@ let subtask: { id: string }
 /** Each as every door must answer it: what was written, and what the service adds. */
 let views: { parent: TaskView; subtask: TaskView }
 
-/** The fields of the form that are fields of the view too, as they were written. */
-const written = (fields: Partial<TaskFields>): Partial<TaskView> =>
-  Object.fromEntries(
-    Object.entries(fields).filter(([field]) => (TASK_VIEW_FIELDS as string[]).includes(field)),
-  )
+/** The fields of the form as they were written: each is a field of the view, with that value. */
+const written = (fields: Partial<TaskFields>): Partial<TaskView> => ({ ...fields })
 
 /** A task's instants as the view carries them, read from its row. */
 async function instantsOf(taskId: string) {

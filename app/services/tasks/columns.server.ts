@@ -19,6 +19,9 @@ const subtask = alias(tasks, 'subtask')
 const sharer = alias(users, 'sharer')
 const assignee = alias(users, 'assignee')
 
+/** The column of `tasks` no reader is given: the search index's, which the database keeps for itself. */
+type NotRead = 'searchAudience'
+
 export function taskViewColumns(viewer: ViewerInSql) {
   return {
     id: tasks.id,
@@ -49,7 +52,9 @@ export function taskViewColumns(viewer: ViewerInSql) {
     /** The addresses it is shared with, each with the name of a verified account of that address. */
     shares: sql<string>`(SELECT json_group_array(json_object('email', ${taskShares.email}, 'name', CASE WHEN ${and(isNotNull(sharer.emailVerifiedAt), ne(sharer.name, ''))} THEN ${sharer.name} END)) FROM ${taskShares} LEFT JOIN ${users} ${sharer} ON ${eq(sharer.email, taskShares.email)} WHERE ${eq(taskShares.taskId, tasks.id)})`,
     ...subtaskProgressColumns(viewer),
-  } satisfies Record<string, SQLWrapper>
+    // Every column of `tasks` is read: one added to the table fails here until it is.
+  } satisfies Record<Exclude<keyof typeof tasks.$inferSelect, NotRead>, SQLWrapper> &
+    Record<string, SQLWrapper>
 }
 
 /** The fields toView makes from `shares`, in the order it adds them after the columns'. */
