@@ -206,12 +206,6 @@ function commentCitationsIn(file: string, text: string): Citation[] {
 const existsFrom = (file: string, path: string) =>
   foldersFrom(file, path).some((folder) => exists(relative(ROOT, resolve(ROOT, folder, path))))
 
-/**
- * Dead citations in files being rewritten elsewhere when this check was added; each line goes with
- * the fix, and the last test fails while a line here names a citation that is no longer dead.
- */
-const BEING_FIXED = new Set(['app/services/tasks/fields.server.ts cites db/schema.ts'])
-
 describe('paths cited in code comments', () => {
   const files = ['app', 'server', 'scripts', 'tests'].flatMap(sourceFiles)
   const citations = files.flatMap((file) => commentCitationsIn(file, readFileSync(join(ROOT, file), 'utf8')))
@@ -225,18 +219,8 @@ describe('paths cited in code comments', () => {
   test('all exist', () => {
     const dead = citations
       .filter((citation) => !existsFrom(citation.doc, citation.path))
-      .filter(({ doc, path }) => !BEING_FIXED.has(`${doc} cites ${path}`))
       .map(({ doc, line, path }) => `${doc}:${line} cites ${path}`)
     expect(dead).toEqual([])
-  })
-
-  test('are still dead where the list of those being fixed says so', () => {
-    const dead = new Set(
-      citations
-        .filter((citation) => !existsFrom(citation.doc, citation.path))
-        .map(({ doc, path }) => `${doc} cites ${path}`),
-    )
-    expect([...BEING_FIXED].filter((citation) => !dead.has(citation))).toEqual([])
   })
 
   test('are told from code, URLs, quoted examples and placeholders', () => {
