@@ -9,9 +9,9 @@ import { buildRequest } from '../../tests/helpers/route'
 import { authenticateNewAccount, authenticateWithPassword } from './authenticator.server'
 
 /**
- * The password strategies read the sign-in and sign-up forms themselves: remix-auth-form hands
- * their verify callback the form, which they validate and give to the account service. The body
- * is parsed once per request, whoever asks first (the CSRF check, or the strategy).
+ * The password sign-in and sign-up read their forms themselves, validate them and give them to
+ * the account service. The body is parsed once per request, whoever asks first (the CSRF check,
+ * or the sign-in).
  */
 
 const IP = '198.51.100.80'
@@ -39,7 +39,7 @@ describe('authenticateWithPassword', () => {
     const form = await readFormData(request)
     expect(request.bodyUsed).toBe(true)
 
-    // remix-auth-form's own authenticate would clone the used request and fail.
+    // A second parse of the used body would fail.
     const attempt = await authenticateWithPassword(request, IP)
 
     expect(attempt.user).not.toBeNull()

@@ -57,7 +57,8 @@ export function ActionButton({
   action,
 }: {
   intent: string
-  fields: Record<string, string>
+  /** The hidden fields that name the item; none when the page itself is the item. */
+  fields?: Record<string, string>
   label: string
   pendingText: string
   accessibleName?: string
@@ -68,7 +69,7 @@ export function ActionButton({
   const isPending = useIsPending({ intent, fields })
   return (
     <ActionForm intent={intent} action={action} redirectTo={action ? true : undefined}>
-      {Object.entries(fields).map(([name, value]) => (
+      {Object.entries(fields ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <StatusButton

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { apiTokens, users } from '~/db/schema'
@@ -113,11 +113,6 @@ export async function listApiTokens(db: Database, actor: Actor): Promise<ApiToke
     .from(apiTokens)
     .where(eq(apiTokens.userId, actor.id))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
-}
-
-export async function countApiTokens(db: Database, actor: Actor) {
-  const [row] = await db.select({ total: count() }).from(apiTokens).where(eq(apiTokens.userId, actor.id))
-  return row?.total ?? 0
 }
 
 /** Revoked at once: the row goes, so the next request with it is refused. */

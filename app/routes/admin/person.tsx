@@ -80,7 +80,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function AdminPerson({ loaderData, actionData }: Route.ComponentProps) {
   const { person, audit } = loaderData
-  const fields = {}
   return (
     <AdminPage title={person.name || person.email} description={person.email} refusal={actionData?.refusal}>
       <section aria-labelledby="admin-person-account" className="rounded-lg border p-4">
@@ -133,35 +132,23 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
           {person.emailVerifiedAt ? null : (
             <ActionButton
               intent="resend-verification"
-              fields={fields}
               label="Resend verification e-mail"
               pendingText="Sending…"
             />
           )}
-          <ActionButton
-            intent="end-sessions"
-            fields={fields}
-            label="End all sessions"
-            pendingText="Ending…"
-          />
+          <ActionButton intent="end-sessions" label="End all sessions" pendingText="Ending…" />
           {person.disabledAt ? (
-            <ActionButton intent="enable" fields={fields} label="Enable account" pendingText="Enabling…" />
+            <ActionButton intent="enable" label="Enable account" pendingText="Enabling…" />
           ) : (
             <ActionButton
               intent="disable"
-              fields={fields}
               label="Disable account"
               pendingText="Disabling…"
               variant="destructive"
             />
           )}
           {person.isAdmin || person.disabledAt ? null : (
-            <ActionButton
-              intent="sign-in-as"
-              fields={fields}
-              label="Sign in as this person"
-              pendingText="Signing in…"
-            />
+            <ActionButton intent="sign-in-as" label="Sign in as this person" pendingText="Signing in…" />
           )}
         </div>
       </section>

@@ -1,4 +1,4 @@
-import { type InferUITools, type ToolSet, tool } from 'ai'
+import { type ToolSet, tool } from 'ai'
 import type { Database } from '~/db/client.server'
 import { PRIORITIES, SEARCH_LIMITS, STATUSES } from '~/domain/constants'
 import { searchDocs } from '~/services/content.server'
@@ -201,4 +201,3 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
 }
 
 export type ChatTools = ReturnType<typeof chatTools>
-export type ChatToolParts = InferUITools<ChatTools>

@@ -13,8 +13,8 @@ import { localPath, safeRedirect } from '~/utils/redirect.server'
 
 /**
  * What /login and /signup share: a signed-in visitor goes straight on; the page gets its return
- * path, its CSRF token and the configured OAuth providers; a submission goes to its remix-auth
- * strategy and, on success, becomes a session and a redirect.
+ * path, its CSRF token and the configured OAuth providers; a submission goes to its password
+ * attempt and, on success, becomes a session and a redirect.
  */
 const SIGNED_IN_PATH = '/dashboard'
 
@@ -31,7 +31,7 @@ export async function loadAuthPage({ request, context, url }: Args) {
 }
 
 /**
- * A sign-in or sign-up form, through its remix-auth strategy (authenticator.server.ts), which
+ * A sign-in or sign-up form, through its password attempt (authenticator.server.ts), which
  * reads and validates the form and calls the account service; this answers what it ended with.
  */
 export async function submitAuthForm<Schema extends typeof SignInSchema | typeof SignUpSchema>(
