@@ -4,7 +4,7 @@ import { cookieAttributes } from '~/utils/cookies.server'
 import { z } from '~/utils/zod'
 
 /** A toast carried across a redirect in a signed, one-read cookie (flash). */
-export const ToastSchema = z.object({
+const ToastSchema = z.object({
   type: z.enum(['success', 'info', 'warning', 'error', 'default']).default('default'),
   title: z.string(),
   description: z.string().optional(),

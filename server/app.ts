@@ -200,6 +200,7 @@ const compress = compression({
 /**
  * The raw server build, so `npm run bench` can serve the same app on a bare
  * `createRequestListener` (the framework floor our stack is measured against, docs/product-rules.md §6).
+ * @public read from build/server/index.js, which knip cannot follow to this file
  */
 export const serverBuild = build as unknown as ServerBuild
 
@@ -284,6 +285,7 @@ export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
 /**
  * Starts the production server. With `WEB_CONCURRENCY` above 1 this process becomes the cluster's
  * primary: it migrates, then forks the workers, each of which calls this again and serves.
+ * @public called by server.js through build/server/index.js
  */
 export async function startServer() {
   // First, so every line from here on (the configuration's own complaint included) is in it.

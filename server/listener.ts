@@ -12,7 +12,7 @@ import type { Socket } from 'node:net'
  * URL carries the public origin, and a failure anywhere ends that one response, never the process.
  */
 
-export type ClientAddress = {
+type ClientAddress = {
   address: string | undefined
   family: string | undefined
   port: number | undefined
@@ -91,10 +91,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: Listene
  * The request's URL on the public origin. The target must be a path (or an absolute URL, which
  * HTTP/1.1 allows) and the host a host; anything else is a client error, not an exception.
  */
-export function requestUrl(
-  req: IncomingMessage,
-  options: Pick<ListenerOptions, 'publicOrigin' | 'trustProxy'>,
-) {
+function requestUrl(req: IncomingMessage, options: Pick<ListenerOptions, 'publicOrigin' | 'trustProxy'>) {
   const method = req.method ?? 'GET'
   if (!METHODS.has(method))
     throw new Refusal(405, 'METHOD_NOT_SUPPORTED', 'Method Not Allowed', { Allow: ALLOW })
@@ -169,7 +166,7 @@ function requestHeaders(req: IncomingMessage) {
  * (forms, JSON), so one bounded buffer is simpler and cheaper than a stream, and the app parses it
  * once from there. Past the limit the rest is let through unread (the answer closes the connection).
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer> | undefined> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer> | undefined> {
   const tooLarge = new Refusal(413, 'PAYLOAD_TOO_LARGE', `Payload Too Large: at most ${limit} bytes`)
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge)

@@ -11,13 +11,8 @@ import { getAuth } from './context.server'
  * same 404 as an unknown URL, on every page, its data and its actions, so the console's
  * existence tells an outsider nothing (docs/decisions/045-admin-console.md).
  */
-export function isAdmin(user: Pick<SessionUser, 'email' | 'emailVerified'>) {
+function isAdmin(user: Pick<SessionUser, 'email' | 'emailVerified'>) {
   return user.emailVerified && env().ADMIN_EMAILS.includes(user.email.toLowerCase())
-}
-
-/** An address in ADMIN_EMAILS, verified or not: "sign in as" is never used on one. */
-export function isAdminAddress(email: string) {
-  return env().ADMIN_EMAILS.includes(email.toLowerCase())
 }
 
 export function notFound(): never {

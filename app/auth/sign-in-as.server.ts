@@ -17,7 +17,7 @@ import { clearSessionCookie, SESSION_COOKIE, sessionCookie } from './session-coo
 export const ADMIN_SESSION_COOKIE = 'tw_admin_session'
 
 /** Where the admin lands as the person, and back in the console when they stop. */
-export const SUPPORT_LANDING = '/dashboard'
+const SUPPORT_LANDING = '/dashboard'
 
 export async function startSupportSession(
   admin: AdminActor,

@@ -6,7 +6,7 @@ import { Button, buttonClasses } from '~/components/ui/button'
  * 'Home' for errors of the root route and 'Go Back' (history back) elsewhere. Production servers
  * never send stack traces, so only the message is shown.
  */
-export function ErrorScreen({ error, isRoot }: { error: unknown; isRoot: boolean }) {
+function ErrorScreen({ error, isRoot }: { error: unknown; isRoot: boolean }) {
   const revalidator = useRevalidator()
   const navigate = useNavigate()
   const location = useLocation()

@@ -23,7 +23,7 @@ export const SIGNED_OUT_LINKS: NavLinkItem[] = [
   { to: '/support', label: 'Support' },
 ]
 
-export const SIGNED_IN_LINKS: NavLinkItem[] = [
+const SIGNED_IN_LINKS: NavLinkItem[] = [
   { to: '/blog', label: 'Blog' },
   { to: '/docs', label: 'Docs' },
   { to: '/dashboard', label: 'Dashboard' },

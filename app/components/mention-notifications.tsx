@@ -16,8 +16,8 @@ import { withSearchParams } from '~/utils/search-params'
  * shown is kept per user in localStorage, so a reload or a second tab does not repeat them.
  */
 
-export const MENTION_POLL_MS = 3000
-export const MENTION_TOAST_MS = 8000
+const MENTION_POLL_MS = 3000
+const MENTION_TOAST_MS = 8000
 const PREVIEW_CHARACTERS = 50
 /** Enough to outlast any list the server sends (its 50 newest unread mentions). */
 export const SEEN_MENTIONS_LIMIT = 200

@@ -21,7 +21,7 @@ export function nextPendingChange(
   return null
 }
 
-export function useDelayedPending(isPending: boolean, delay = PENDING_DELAY_MS, minimum = PENDING_MIN_MS) {
+function useDelayedPending(isPending: boolean, delay = PENDING_DELAY_MS, minimum = PENDING_MIN_MS) {
   const [isShown, setIsShown] = useState(false)
   const [shownAt, setShownAt] = useState(0)
 

@@ -1,7 +1,7 @@
 import { Input } from './ui/input'
 
 /** The header's search field: the `/` shortcut focuses it. */
-export const SITE_SEARCH_ID = 'site-search'
+const SITE_SEARCH_ID = 'site-search'
 
 /**
  * Search from every page: a plain GET form to /search, so it works without JavaScript. The header

@@ -4,7 +4,7 @@ import type { Status } from '~/domain/constants'
 import { describeDue } from '~/utils/due-date'
 
 /** Status labels (docs/product-rules.md §4): Not Started → Backlog, In Progress → LFG, Completed → Done. */
-export function statusLabel(status: string) {
+function statusLabel(status: string) {
   if (status === 'In Progress') return 'LFG'
   if (status === 'Completed') return 'Done'
   return 'Backlog'

@@ -31,7 +31,7 @@ const BUSY_TIMEOUT_MS = 5_000
  * one that is unreachable would otherwise hold the request until the operating system gives up
  * (minutes), and the page with it. Past this the query fails and the request answers 503.
  */
-export const REMOTE_TIMEOUT_MS = 5_000
+const REMOTE_TIMEOUT_MS = 5_000
 
 /**
  * Opens a database. `file:` URLs are embedded SQLite files (the folder is created if missing),

@@ -2,7 +2,7 @@ import { type Notice, noticeNoun } from '~/utils/notices'
 import type { OutgoingEmail } from './outbox.server'
 
 /** Escapes text for HTML e-mail bodies; every interpolated value goes through it. */
-export function escapeHtml(value: string) {
+function escapeHtml(value: string) {
   return value
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

@@ -3,14 +3,14 @@ import type { Database, Executor } from '~/db/client.server'
 import { events, versionCounters } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 
-export type TaskEventType = 'task-created' | 'task-updated' | 'task-deleted' | 'task-status-changed'
-export type CommentEventType =
+type TaskEventType = 'task-created' | 'task-updated' | 'task-deleted' | 'task-status-changed'
+type CommentEventType =
   | 'comment-added'
   | 'comment-updated'
   | 'comment-deleted'
   | 'reaction-changed'
   | 'mention'
-export type ChatEventType =
+type ChatEventType =
   | 'chat-created'
   | 'chat-renamed'
   | 'chat-deleted'
@@ -18,7 +18,7 @@ export type ChatEventType =
   | 'chat-message-added'
 
 /** All of a person's sessions ended (app/services/admin/): their open streams end at once. */
-export type AccountEventType = 'sessions-ended'
+type AccountEventType = 'sessions-ended'
 
 export type AppEvent =
   | { topic: 'tasks'; type: TaskEventType; taskId: string; payload: Record<string, unknown> }
@@ -87,7 +87,7 @@ export type LoggedEvent = {
 }
 
 /** How long the log keeps events: a client away for less than this resumes without a gap. */
-export const EVENT_RETENTION_MS = 24 * 60 * 60 * 1000
+const EVENT_RETENTION_MS = 24 * 60 * 60 * 1000
 
 const loggedEventColumns = {
   id: events.id,

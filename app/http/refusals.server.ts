@@ -1,7 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { type DomainError, type Refusal, refusalFor } from '~/services/errors'
+import { type DomainError, refusalFor } from '~/services/errors'
 import type { z } from '~/utils/zod'
 
 /**
@@ -13,7 +13,7 @@ import type { z } from '~/utils/zod'
  * RPC endpoint has its own translation, into oRPC's codes (app/rpc/base.server.ts).
  */
 
-export { type Refusal, refusalFor }
+export { refusalFor }
 
 type Replyable = { reply: (options?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult }
 

@@ -22,7 +22,7 @@ const POLL_INTERVAL_MS = 15_000
 const BATCH_SIZE = 10
 const MAX_ERROR_LENGTH = 1_000
 
-export type Job = typeof jobs.$inferSelect
+type Job = typeof jobs.$inferSelect
 
 /** What a job of one type does; it gets the database, the job's payload and the runner's clock. */
 export type JobHandler = (db: Database, payload: Record<string, unknown>, now: Date) => Promise<unknown>

@@ -30,7 +30,7 @@ import { z } from '~/utils/zod'
  * of a `read` token both come from (app/mcp/server.server.ts).
  */
 
-export type ToolContext = { db: Database; user: SessionUser; today: string }
+type ToolContext = { db: Database; user: SessionUser; today: string }
 
 export type ToolDefinition = {
   title: string

@@ -35,7 +35,7 @@ export async function withHttpCaching(request: Request, response: Response): Pro
 }
 
 /** RFC 9110 §15.4.5: a 304 repeats the validators and caching headers of the 200. */
-export function notModified(etag: string, vary?: string | null): Response {
+function notModified(etag: string, vary?: string | null): Response {
   const headers = new Headers({ ETag: etag, 'Cache-Control': RPC_CACHE_CONTROL })
   if (vary) headers.set('Vary', vary)
   return new Response(null, { status: 304, headers })

@@ -33,7 +33,7 @@ const LAST_USED_PRECISION_MS = 60 * 1000
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export const TOO_MANY_TOKENS = `You can have at most ${API_TOKEN_LIMITS.perPerson} tokens. Revoke one you no longer use first.`
-export const TOKEN_NOT_FOUND = 'Token not found'
+const TOKEN_NOT_FOUND = 'Token not found'
 
 /** Per token, so one runaway script cannot starve its owner's others; a person's pages are not counted. */
 export const API_TOKEN_RATE_LIMIT: RateLimitRule = {

@@ -8,7 +8,7 @@ import { ShareEmailsSchema, splitEmails } from './tasks/task-schemas'
  */
 
 export const CHAT_MESSAGE_MAX = 4000
-export const CHAT_TITLE_MAX = 100
+const CHAT_TITLE_MAX = 100
 
 /** A chat's id is minted by the page (a UUID) and travels in URLs: letters, digits, '-' and '_'. */
 export const ChatIdSchema = z.string().regex(/^[\w-]{1,100}$/, 'Chat not found')
@@ -31,7 +31,7 @@ export const ChatVisibilitySchema = z.enum(CHAT_VISIBILITIES, { error: 'Choose p
 export const ChatShareEmailsSchema = z.preprocess(splitEmails, ShareEmailsSchema).default([])
 
 /** A tool approval the person gave or refused in the page. */
-export const ToolApprovalSchema = z.object({
+const ToolApprovalSchema = z.object({
   id: z.string().min(1).max(200),
   approved: z.boolean(),
 })

@@ -18,7 +18,7 @@ export const ONE_GENERATION_AT_A_TIME =
 /** How often buffered chunks are written (and a Stop is noticed). */
 export const FLUSH_MS = 75
 /** How often a tail looks for new chunks. */
-export const POLL_MS = 60
+const POLL_MS = 60
 /** A running stream untouched this long lost its instance (a crash, a deploy). */
 const ABANDONED_AFTER_MS = 30_000
 

@@ -32,7 +32,7 @@ export type ChatSummary = {
   updatedAt: string
 }
 
-export type ChatView = ChatSummary & {
+type ChatView = ChatSummary & {
   ownerName: string
   /** The addresses it is shared with: the owner's to know, empty for everyone else. */
   sharedWith: string[]
@@ -125,7 +125,7 @@ export async function getOwnChat(db: Executor, actor: Actor, chatId: string): Pr
   return access
 }
 
-export async function loadMessages(db: Executor, chatId: string): Promise<UIMessage[]> {
+async function loadMessages(db: Executor, chatId: string): Promise<UIMessage[]> {
   const rows = await db
     .select()
     .from(chatMessages)

@@ -5,10 +5,10 @@ import { z } from '~/utils/zod'
  * A comment's inputs as every entry point accepts them: the comment forms of the task modal (with and
  * without JavaScript), the RPC procedures and the service. Messages are what people read.
  */
-export const MAX_COMMENT_LENGTH = 5000
-export const MAX_MENTIONS = 50
+const MAX_COMMENT_LENGTH = 5000
+const MAX_MENTIONS = 50
 
-export const CommentContentSchema = z
+const CommentContentSchema = z
   .string({ error: 'Write a comment first' })
   .trim()
   .min(1, 'Write a comment first')
@@ -17,7 +17,7 @@ export const CommentContentSchema = z
     `A comment can be at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`,
   )
 
-export const ReactionTypeSchema = z.enum(REACTION_TYPES, {
+const ReactionTypeSchema = z.enum(REACTION_TYPES, {
   error: 'Reaction must be thumbsup, heart, check or fire',
 })
 
@@ -25,7 +25,7 @@ export const ReactionTypeSchema = z.enum(REACTION_TYPES, {
  * The e-mails of the people a client says it mentioned. Only a hint: the server matches the text
  * itself and drops anyone the author may not mention.
  */
-export const MentionEmailsSchema = z
+const MentionEmailsSchema = z
   .array(z.string().trim().toLowerCase().pipe(z.email('Mentions must be e-mail addresses')))
   .max(MAX_MENTIONS, `Mention at most ${MAX_MENTIONS} people`)
   .transform((emails) => [...new Set(emails)])
@@ -36,7 +36,7 @@ const Id = (name: string) =>
     .trim()
     .min(1, `${name} is required`)
 
-export const TaskIdSchema = Id('taskId')
+const TaskIdSchema = Id('taskId')
 export const CommentIdSchema = Id('commentId')
 export const NotificationIdSchema = Id('notificationId')
 

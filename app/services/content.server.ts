@@ -37,7 +37,6 @@ import { countWords, plainText, readingTime, type SnippetPart, snippet } from '~
 
 export type { TocEntry } from '~/services/content/compile.server'
 export { ContentError, type ContentKind } from '~/services/content/files.server'
-export type { SnippetPart } from '~/services/content/text'
 
 export type DocSummary = { title: string; description: string; order: number; path: string }
 export type Doc = DocSummary & { content: string; source: MdxSource }

@@ -34,7 +34,7 @@ import { ruleSql, viewerValues } from './tasks/rule.server'
 
 export const DUE_REMINDERS_JOB = 'due-reminders'
 /** The hour of the recipient's day from which the day's reminders go out. */
-export const REMINDER_HOUR = 8
+const REMINDER_HOUR = 8
 const RUN_EVERY_MS = 60_000
 
 /**

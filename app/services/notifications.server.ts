@@ -18,7 +18,7 @@ import { ruleOnTaskSql, ruleSql, viewerParams, viewerPlaceholders, viewerValues 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found'
 
 /** A comment mentioned them, or the task was assigned to them (tasks/assignment.server.ts). */
-export type NotificationType = (typeof notifications.$inferSelect)['type']
+type NotificationType = (typeof notifications.$inferSelect)['type']
 
 /** The wire shape of `comments.getMentionNotifications`. */
 export type MentionNotification = {

@@ -19,7 +19,7 @@ import { ruleSql, viewerValues } from './tasks/rule.server'
  * once in app/services/searched-fields.server.ts.
  */
 
-export type TaskHit = {
+type TaskHit = {
   id: string
   /** The plain title. */
   text: string
@@ -29,7 +29,7 @@ export type TaskHit = {
   ownerName: string
 }
 
-export type CommentHit = { id: string; taskId: string; taskText: string; snippet: Part[]; authorName: string }
+type CommentHit = { id: string; taskId: string; taskText: string; snippet: Part[]; authorName: string }
 
 export type SearchResults = {
   query: string

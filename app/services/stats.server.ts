@@ -111,19 +111,11 @@ export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStat
 
 // ── Productivity insights ───────────────────────────────────────────────────
 
-export const WEEKDAYS = [
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-  'Sunday',
-] as const
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const
 
 /** The charts' spans: eight weeks of hours, thirty days of completions. */
-export const WEEKS_CHARTED = 8
-export const DAYS_CHARTED = 30
+const WEEKS_CHARTED = 8
+const DAYS_CHARTED = 30
 
 export type ProductivityInsights = {
   timeZone: string

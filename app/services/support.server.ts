@@ -63,6 +63,6 @@ const HTML_ESCAPES: Record<string, string> = {
 }
 
 /** Visitor text is data, never markup, in the HTML part of the e-mail. */
-export function escapeHtml(value: string) {
+function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
 }

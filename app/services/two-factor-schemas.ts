@@ -4,12 +4,12 @@ import { z } from '~/utils/zod'
  * The two-factor forms' schemas, shared by the pages (conform, on both sides) and the service's
  * callers. A code is what an authenticator app shows: 6 digits, spaces allowed when pasted.
  */
-export const TotpCodeSchema = z
+const TotpCodeSchema = z
   .string({ error: 'Enter the 6-digit code from your app' })
   .transform((code) => code.replace(/\s/g, ''))
   .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your app'))
 
-export const RecoveryCodeSchema = z
+const RecoveryCodeSchema = z
   .string({ error: 'Enter one of your recovery codes' })
   .trim()
   .min(1, 'Enter one of your recovery codes')

@@ -18,11 +18,11 @@ import { revokeOtherSessions } from './sessions.server'
  */
 
 export const TOTP = { algorithm: 'SHA-1', digits: 6, period: 30 } as const
-export const RECOVERY_CODE_COUNT = 10
+const RECOVERY_CODE_COUNT = 10
 const ISSUER = 'Threadwork'
 const MINUTE = 60_000
 
-export const TWO_FACTOR_LIMITS = {
+const TWO_FACTOR_LIMITS = {
   perAccount: {
     limit: 5,
     windowMs: 15 * MINUTE,
@@ -31,9 +31,9 @@ export const TWO_FACTOR_LIMITS = {
   perIp: { limit: 30, windowMs: 60 * MINUTE, message: 'Too many wrong codes from this network.' },
 } satisfies Record<string, RateLimitRule>
 
-export const INVALID_CODE = 'That code is not valid. Codes work once; wait for the next one.'
-export const INVALID_RECOVERY_CODE = 'That recovery code is not valid or was already used.'
-export const WRONG_PASSWORD = 'Password is incorrect.'
+const INVALID_CODE = 'That code is not valid. Codes work once; wait for the next one.'
+const INVALID_RECOVERY_CODE = 'That recovery code is not valid or was already used.'
+const WRONG_PASSWORD = 'Password is incorrect.'
 
 /** What proves it is the person before two-factor changes: the password, or for accounts without one a code. */
 /**
@@ -209,7 +209,7 @@ async function spendRecoveryCode(db: Database, userId: string, code: string) {
 }
 
 /** Codes are shown as `abcde-12345`; spaces, dashes and case do not matter when typed back. */
-export function normalizeRecoveryCode(code: string) {
+function normalizeRecoveryCode(code: string) {
   return code.toLowerCase().replace(/[^0-9a-z]/g, '')
 }
 

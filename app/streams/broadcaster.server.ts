@@ -22,7 +22,7 @@ export type Subscriber = {
 export type Broadcaster = ReturnType<typeof createBroadcaster>
 
 /** How often the log is read for other instances' writes: well within the second docs/product-rules.md §3 allows. */
-export const TAIL_POLL_MS = 250
+const TAIL_POLL_MS = 250
 const PAGE_SIZE = 500
 
 export function createBroadcaster(db: Database, { pollMs = TAIL_POLL_MS } = {}) {

@@ -57,7 +57,7 @@ export type EventSink = {
 }
 
 /** The headers every stream opens with: no compression, no proxy buffering. */
-export const EVENT_STREAM_HEADERS = {
+const EVENT_STREAM_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-cache, no-transform',
   Connection: 'keep-alive',

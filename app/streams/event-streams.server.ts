@@ -34,15 +34,15 @@ import { commentFeed, type Feed, follow, taskFeed } from './feeds.server'
  */
 
 /** How long a client waits before reconnecting: 3 s for tasks, 5 s for comments (docs/product-rules.md §3). */
-export const TASKS_RETRY_MS = 3000
-export const COMMENTS_RETRY_MS = 5000
+const TASKS_RETRY_MS = 3000
+const COMMENTS_RETRY_MS = 5000
 /** A comment line this often keeps idle connections and proxies open (5 s, docs/product-rules.md §3). */
-export const KEEP_ALIVE_MS = 5000
+const KEEP_ALIVE_MS = 5000
 /**
  * How often open streams look their sessions up again: a session revoked elsewhere (signed out,
  * "sign out other sessions", a new password, a deleted account) ends its streams within this.
  */
-export const SESSION_CHECK_MS = 15_000
+const SESSION_CHECK_MS = 15_000
 
 const CURSOR = /^\d{1,15}$/
 const TASK_ID = /^[\w-]{1,64}$/

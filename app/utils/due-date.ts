@@ -13,7 +13,7 @@ function asUtcDate(isoDay: string) {
   return new Date(Date.UTC(year, month - 1, day))
 }
 
-export function dueStateOf(dueDate: string, status: Status, today: string): DueState {
+function dueStateOf(dueDate: string, status: Status, today: string): DueState {
   if (dueDate === today) return 'today'
   return isOpenBefore({ dueDate, status }, today) ? 'overdue' : 'later'
 }

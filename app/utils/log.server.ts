@@ -39,7 +39,7 @@ export function setLogFormat(logFormat: LogFormat) {
  */
 const SECRET_PARAM = /([?&](?:[\w-]*token|code|state|secret|key|password|sig|signature)=)[^&#\s]*/gi
 
-export function redactSecrets(text: string) {
+function redactSecrets(text: string) {
   return text.includes('=') ? text.replace(SECRET_PARAM, '$1[redacted]') : text
 }
 

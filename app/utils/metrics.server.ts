@@ -11,7 +11,7 @@ import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, R
  * cluster's primary asks every worker and answers with the sum (`scrape`).
  */
 
-export const registry = new Registry()
+const registry = new Registry()
 const registers = [registry]
 
 let isOn = false

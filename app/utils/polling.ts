@@ -10,7 +10,7 @@ import { useEffect, useRef } from 'react'
  * when the tab comes back.
  */
 
-export const POLL_RETRIES = 3
+const POLL_RETRIES = 3
 const FIRST_RETRY_MS = 1000
 const LONGEST_RETRY_MS = 30_000
 

@@ -3,7 +3,7 @@ import { useRevalidator } from 'react-router'
 import { useStableCallback } from './use-stable-callback'
 
 /** How long a page's data counts as fresh: the dashboard's numbers are stale after 1 s. */
-export const STALE_AFTER_MS = 1000
+const STALE_AFTER_MS = 1000
 
 /**
  * Loads the page's data again when the person comes back to the tab (it becomes visible, or the

@@ -14,10 +14,10 @@ import type { Router } from '~/rpc/router.server'
  * type-only import of the router, which the build erases: no server code reaches the page.
  */
 
-export const RPC_PATH = '/api/rpc'
+const RPC_PATH = '/api/rpc'
 
 /** Sent with every mutation (docs/product-rules.md §5); the page has it from the root loader. */
-export const CSRF_HEADER = 'x-csrf-token'
+const CSRF_HEADER = 'x-csrf-token'
 
 /** RPCLink's limit: a longer GET goes as a POST instead. */
 const MAX_URL_LENGTH = 2083

@@ -14,8 +14,8 @@ import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { createSession } from '~/services/sessions.server'
 import { createUser } from '../helpers/factories'
 
-export const TOTAL_TASKS = 100_000
-export const OWN_TASKS = 5_000
+const TOTAL_TASKS = 100_000
+const OWN_TASKS = 5_000
 type NewTask = typeof tasks.$inferInsert
 
 const OTHER_PEOPLE = 95

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http'
  * forwarding header to trust). It keeps cookies like a browser.
  */
 
-export type ClientResponse = {
+type ClientResponse = {
   status: number
   headers: Record<string, string | string[] | undefined>
   body: string

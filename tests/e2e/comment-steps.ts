@@ -190,7 +190,7 @@ export async function expectEdited(comment: Locator, edited: string, earlier: st
 }
 
 /** The delete confirmation of the viewer's own comment. */
-export function deleteConfirmation(comment: Locator) {
+function deleteConfirmation(comment: Locator) {
   return comment.getByRole('alertdialog', { name: 'Delete comment' })
 }
 

@@ -55,7 +55,7 @@ export type UnreadMention = {
 }
 
 /** `comments.getMentionNotifications`, asked in the person's own session. */
-export async function unreadMentions(person: Person): Promise<UnreadMention[]> {
+async function unreadMentions(person: Person): Promise<UnreadMention[]> {
   const response = await person.client.get('/api/rpc/comments/getMentionNotifications')
   expect(response.status, response.body).toBe(200)
   return (JSON.parse(response.body) as { json: UnreadMention[] }).json

@@ -14,7 +14,7 @@ import { TEST_ORIGIN } from '../helpers/route'
  */
 
 /** Stand-ins for rows that exist only once a run has set itself up; replaced just before sending. */
-export const PLACEHOLDERS = [
+const PLACEHOLDERS = [
   '$ownId',
   '$ownTask',
   '$othersTask',

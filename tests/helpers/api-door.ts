@@ -20,7 +20,7 @@ const DOORS = [
 const LOADER_METHODS = new Set(['GET', 'HEAD'])
 const ACTION_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-export async function answerApi(request: Request): Promise<Response> {
+async function answerApi(request: Request): Promise<Response> {
   const url = new URL(request.url)
   const door = DOORS.find(({ prefix }) => url.pathname.startsWith(prefix))
   if (!door) return Response.json({ code: 'NOT_FOUND', message: 'Not found' }, { status: 404 })

@@ -188,6 +188,3 @@ function toResponse(value: unknown, thrown = false): Response {
   if (value instanceof Error) throw value
   return Response.json(value)
 }
-
-/** A request builder re-exported for tests that only need the Request. */
-export { buildRequest }

@@ -22,7 +22,7 @@ export const TEST_PASSWORD = 'correct horse battery staple'
  * from the stored string, so it accepts these hashes in well under a millisecond, where the
  * app's real parameters (N=2^17) cost ~100 ms per user and would make suites crawl.
  */
-export function cheapPasswordHash(password: string): string {
+function cheapPasswordHash(password: string): string {
   const salt = randomBytes(16)
   const N = 16
   const r = 1

@@ -23,7 +23,7 @@ const TOOL_LABELS: Record<string, string> = {
   setTaskStatus: 'Change a task’s status',
 }
 
-export function toolNameOf(part: ToolPart) {
+function toolNameOf(part: ToolPart) {
   return 'toolName' in part ? String(part.toolName) : part.type.replace(/^tool-/, '')
 }
 
@@ -106,7 +106,7 @@ function ToolLine({
   )
 }
 
-export function ChatMessage({
+function ChatMessage({
   message,
   approval,
   footer,

@@ -19,10 +19,10 @@ import { useCommentView } from './use-comment-view'
 
 export type Discussion = { comments: CommentView[]; mentionable: Mentionable[] }
 
-export const MENTION_PLACEHOLDER = 'Add a comment... Type @ to mention someone'
-export const NO_MENTION_PLACEHOLDER = 'Add a comment... (Mentions disabled for public tasks)'
+const MENTION_PLACEHOLDER = 'Add a comment... Type @ to mention someone'
+const NO_MENTION_PLACEHOLDER = 'Add a comment... (Mentions disabled for public tasks)'
 /** A private task nobody else may see yet: there is no one to mention until it is shared. */
-export const NOBODY_TO_MENTION_PLACEHOLDER = 'Add a comment... (Share this task to mention people)'
+const NOBODY_TO_MENTION_PLACEHOLDER = 'Add a comment... (Share this task to mention people)'
 
 /** The new-comment box's placeholder: why the @ picker is empty, when it is. */
 export function commentPlaceholder(isPublic: boolean, mentionable: Mentionable[]) {

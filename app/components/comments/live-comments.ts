@@ -48,7 +48,7 @@ export async function pollComments(
 }
 
 /** What the comment stream sends; `gone` is its 'Task not found' (no longer shared with this person). */
-export const COMMENT_EVENT_TYPES = [
+const COMMENT_EVENT_TYPES = [
   'comment-added',
   'comment-updated',
   'comment-deleted',
@@ -58,7 +58,7 @@ export const COMMENT_EVENT_TYPES = [
   'reset',
 ] as const
 
-export const isEndOfTask = (type: string) => type === 'task-deleted' || type === 'gone'
+const isEndOfTask = (type: string) => type === 'task-deleted' || type === 'gone'
 
 /**
  * The discussion, kept fresh by the task's comment stream while the modal is open: each event

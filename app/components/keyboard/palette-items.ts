@@ -4,7 +4,7 @@
  * runs them; keyboard-shortcuts.tsx carries the actions out.
  */
 
-export type PaletteAction = 'new-task' | 'toggle-theme' | 'sign-out'
+type PaletteAction = 'new-task' | 'toggle-theme' | 'sign-out'
 
 export type PaletteItem = {
   id: string

@@ -3,7 +3,7 @@ import { Button } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
 
 /** What the dialog lists: each shortcut's keys (pressed one after another) and what it does. */
-export const SHORTCUT_LIST: { keys: string[]; does: string }[] = [
+const SHORTCUT_LIST: { keys: string[]; does: string }[] = [
   { keys: ['?'], does: 'Show these shortcuts' },
   { keys: ['Ctrl+K'], does: 'Open the command palette (⌘+K on a Mac)' },
   { keys: ['c'], does: 'Start a new task' },

@@ -8,7 +8,7 @@ import { type LiveEvent, openLiveStream, type StreamStatus, useEventCursor } fro
  * the header is there.
  */
 
-export const TASK_EVENT_TYPES = [
+const TASK_EVENT_TYPES = [
   'task-created',
   'task-updated',
   'task-deleted',

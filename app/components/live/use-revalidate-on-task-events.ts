@@ -4,7 +4,7 @@ import { usePolling } from '~/utils/polling'
 import { type TaskEvent, useTaskEvents } from './task-events'
 
 /** How often a page showing tasks reloads them while live updates are paused. */
-export const TASKS_POLL_MS = 3000
+const TASKS_POLL_MS = 3000
 /** Events closer together than this cause one reload (a deletion's subtasks arrive together). */
 const COALESCE_MS = 100
 

@@ -9,7 +9,7 @@ import { type Builder, insertIf } from '~/db/write.server'
  * updates or deletes a row, and the database refuses both (drizzle/0008_admin_console.sql).
  */
 
-export const ADMIN_ACTIONS = [
+const ADMIN_ACTIONS = [
   'resend-verification',
   'end-sessions',
   'disable',

@@ -15,12 +15,12 @@ import { type AdminActor, auditStep } from './audit.server'
  * is one commit with its audit row. Nothing here reads a task, comment or chat.
  */
 
-export const PERSON_NOT_FOUND = 'No such person.'
-export const NOT_ON_ADMINS = 'Support sign-in is not available for another admin.'
-export const NOT_ON_YOURSELF = 'You cannot disable your own account.'
+const PERSON_NOT_FOUND = 'No such person.'
+const NOT_ON_ADMINS = 'Support sign-in is not available for another admin.'
+const NOT_ON_YOURSELF = 'You cannot disable your own account.'
 
 /** An address in ADMIN_EMAILS, verified or not. */
-export function isAdminAddress(email: string) {
+function isAdminAddress(email: string) {
   return env().ADMIN_EMAILS.includes(email.toLowerCase())
 }
 

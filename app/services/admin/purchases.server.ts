@@ -56,7 +56,7 @@ export async function listPurchases(db: Database, query = '') {
     .limit(PURCHASES_PAGE_SIZE)
 }
 
-export const INVITATION_NOT_RETRIABLE = 'This buyer has no invitation waiting: it was sent, or never started.'
+const INVITATION_NOT_RETRIABLE = 'This buyer has no invitation waiting: it was sent, or never started.'
 
 /** Runs a buyer's repository invitation again now; audited only when there was one to retry. */
 export async function retryInvitation(db: Database, admin: AdminActor, userId: string, now = new Date()) {

@@ -11,7 +11,7 @@ import { type AdminActor, auditStep } from './audit.server'
  * and body are never shown: they may quote a task or a comment.
  */
 
-export const ITEM_NOT_FOUND = 'That item is no longer failed: it was retried or discarded.'
+const ITEM_NOT_FOUND = 'That item is no longer failed: it was retried or discarded.'
 const FAILED_PAGE_SIZE = 100
 
 export async function getQueues(db: Database) {

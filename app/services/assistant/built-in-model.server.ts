@@ -42,7 +42,7 @@ export function builtInModel({ wordDelayMs = 15 }: BuiltInModelOptions = {}): La
 type Step = { kind: 'call'; call: ToolCall } | { kind: 'answer'; text: string }
 
 /** What to do next, from the conversation so far. */
-export function nextStep(prompt: LanguageModelV3Prompt): Step {
+function nextStep(prompt: LanguageModelV3Prompt): Step {
   const intent = recogniseIntent(lastUserText(prompt))
   const outcomes = toolOutcomesSinceLastUser(prompt)
   const last = outcomes.at(-1)

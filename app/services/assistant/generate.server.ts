@@ -36,7 +36,7 @@ import { chatTools } from './tools.server'
 /** Tool-call rounds in one answer: enough to find a task and then change it, and to explain. */
 const MAX_STEPS = 5
 
-export const GENERATION_FAILED = 'The assistant could not answer. Try again in a moment.'
+const GENERATION_FAILED = 'The assistant could not answer. Try again in a moment.'
 
 function systemPrompt(user: SessionUser, timeZone: string, now = Date.now()) {
   const today = todayIn(timeZone, now)
@@ -51,7 +51,7 @@ function systemPrompt(user: SessionUser, timeZone: string, now = Date.now()) {
 }
 
 /** What a person may be told about a failure: a provider's own message, never a stack trace. */
-export function errorMessageFor(error: unknown) {
+function errorMessageFor(error: unknown) {
   if (AISDKError.isInstance(error)) return error.message
   return GENERATION_FAILED
 }

@@ -23,11 +23,11 @@ const STATUS_WORDS: ReadonlyArray<readonly [RegExp, Status]> = [
   [/\b(?:done|completed?|finished)\b/i, 'Completed'],
 ]
 
-export function statusIn(text: string): Status | undefined {
+function statusIn(text: string): Status | undefined {
   return STATUS_WORDS.find(([pattern]) => pattern.test(text))?.[1]
 }
 
-export function priorityIn(text: string): Priority | undefined {
+function priorityIn(text: string): Priority | undefined {
   return text.match(/\b(high|medium|low)(?:[- ]priority)?\b/i)?.[1]?.toLowerCase() as Priority | undefined
 }
 

@@ -23,8 +23,8 @@ import { withholding, z } from '~/utils/zod'
  * need the person's approval before they run.
  */
 
-export const TASKS_LISTED_MAX = 50
-export const DOCS_QUOTED_MAX = 3
+const TASKS_LISTED_MAX = 50
+const DOCS_QUOTED_MAX = 3
 
 /**
  * What the assistant is not told of a task, and why: what it says about other people. Everything
@@ -199,5 +199,3 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
     }),
   } satisfies ToolSet
 }
-
-export type ChatTools = ReturnType<typeof chatTools>

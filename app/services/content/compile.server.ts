@@ -25,7 +25,7 @@ import remarkGfm from 'remark-gfm'
  */
 
 export type TocEntry = { id: string; title: string; depth: 2 | 3 }
-export type CompiledMdx = { code: string; toc: TocEntry[] }
+type CompiledMdx = { code: string; toc: TocEntry[] }
 export type RenderedContent = { html: string; toc: TocEntry[] }
 
 /** One version of one file: its MDX body (frontmatter removed), the body's hash, and its name. */
@@ -42,7 +42,7 @@ export function sourceHash(source: string): string {
   return createHash('sha256').update(source).digest('hex')
 }
 
-export class ContentCompileError extends Error {
+class ContentCompileError extends Error {
   override name = 'ContentCompileError'
 }
 
@@ -63,7 +63,7 @@ export function renderContent(source: MdxSource, props: ContentProps = {}): Prom
 }
 
 /** The bundle of one file version; one compilation per hash however many requests ask at once. */
-export function compileMdx(source: MdxSource): Promise<CompiledMdx> {
+function compileMdx(source: MdxSource): Promise<CompiledMdx> {
   let pending = compiled.get(source.hash)
   if (!pending) {
     pending = fromDiskOrCompile(source)

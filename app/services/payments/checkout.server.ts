@@ -25,7 +25,7 @@ export type CheckoutStart =
 /** A double click, a resubmitted form or a reload within this window reuses one Checkout Session. */
 const IDEMPOTENCY_WINDOW_MS = 10 * 60_000
 
-export const tierKey = (tier: TierId) => `tier${tier}` as const
+const tierKey = (tier: TierId) => `tier${tier}` as const
 
 /**
  * `attemptKey` names who is asking when nobody is signed in (the form's CSRF token, unique to one

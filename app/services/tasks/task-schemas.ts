@@ -22,13 +22,13 @@ export const DetailsSchema = z
   .trim()
   .max(details.maxLength, `Details must be at most ${details.maxLength} characters`)
 
-export const RefLinkSchema = z
+const RefLinkSchema = z
   .string()
   .trim()
   .max(refLink.maxLength, 'Link is too long')
   .pipe(z.url({ protocol: /^https?$/, error: 'Link must be an http(s) URL' }))
 
-export const PrioritySchema = z.enum(PRIORITIES, { error: 'Priority must be high, medium or low' })
+const PrioritySchema = z.enum(PRIORITIES, { error: 'Priority must be high, medium or low' })
 export const StatusSchema = z.enum(STATUSES, {
   error: 'Status must be Not Started, In Progress or Completed',
 })
@@ -41,7 +41,7 @@ export const HrsSchema = z.coerce
 
 const DUE_DATE_MESSAGE = 'Due date must be a real date (YYYY-MM-DD)'
 /** A calendar day, `YYYY-MM-DD`, that exists: no time, no zone (a datetime is refused). */
-export const DueDateSchema = z
+const DueDateSchema = z
   .string({ error: DUE_DATE_MESSAGE })
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, DUE_DATE_MESSAGE)

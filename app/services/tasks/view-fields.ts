@@ -26,7 +26,7 @@ type FieldShape<V> = V extends readonly (infer Item)[]
     : true
 
 /** The top-level field names of a shape, as its view's keys. */
-export function fieldsOf<T extends object>(shape: T) {
+function fieldsOf<T extends object>(shape: T) {
   return Object.keys(shape) as (keyof T & string)[]
 }
 

@@ -85,7 +85,7 @@ export const systemResolver: Resolver = (hostname) =>
     dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
   )
 
-export class ForbiddenTarget extends Error {
+class ForbiddenTarget extends Error {
   override name = 'ForbiddenTarget'
 }
 

@@ -26,7 +26,7 @@ const LONGEST_RETRY_MS = 6 * 60 * 60 * 1000
 const BATCH_SIZE = 20
 
 /** Wait after the `attempts`-th failed attempt: 1 min, 2, 4 … up to 6 hours. */
-export function webhookRetryDelayMs(attempts: number) {
+function webhookRetryDelayMs(attempts: number) {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS)
 }
 

@@ -25,7 +25,7 @@ import {
  */
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found'
-export const DELIVERY_NOT_FOUND = 'Delivery not found'
+const DELIVERY_NOT_FOUND = 'Delivery not found'
 
 const endpointColumns = {
   id: webhookEndpoints.id,
@@ -97,7 +97,7 @@ export async function listWebhookEndpoints(db: Database, actor: Actor): Promise<
   return rows.map(toView)
 }
 
-export async function getWebhookEndpoint(db: Database, actor: Actor, endpointId: string) {
+async function getWebhookEndpoint(db: Database, actor: Actor, endpointId: string) {
   const [row] = await db.select(endpointColumns).from(webhookEndpoints).where(ownedBy(actor, endpointId))
   if (!row) throw new NotFound(ENDPOINT_NOT_FOUND)
   return toView(row)

@@ -28,7 +28,7 @@ export const WEBHOOK_FAN_OUT_JOB = 'webhook-fan-out'
 const RUN_EVERY_MS = 5_000
 const PAGE_SIZE = 200
 /** A body over this sends the subject's id alone (`isTruncated`), never a partial JSON. */
-export const MAX_BODY_BYTES = 256 * 1024
+const MAX_BODY_BYTES = 256 * 1024
 
 /** The recurring job, keyed by its type like the due-date reminders' (housekeeping makes sure of it). */
 export async function scheduleWebhookFanOut(db: Database, runAt = new Date()) {
@@ -43,9 +43,7 @@ export async function runWebhookFanOutJob(db: Database, _payload: Record<string,
 }
 
 /** The webhook type of a logged event, or null for one webhooks do not carry (reactions, chats). */
-export function webhookTypeOf(
-  event: Pick<LoggedEvent, 'topic' | 'type' | 'payload'>,
-): WebhookEventType | null {
+function webhookTypeOf(event: Pick<LoggedEvent, 'topic' | 'type' | 'payload'>): WebhookEventType | null {
   if (event.topic === 'tasks') {
     const types: Record<string, WebhookEventType> = {
       'task-created': 'task.created',
@@ -69,7 +67,7 @@ export function webhookTypeOf(
 type Endpoint = { id: string; events: string[]; cursor: number; owner: Actor }
 
 /** Fans out every event logged so far; answers how many messages it queued. */
-export async function fanOutEvents(db: Database, now = new Date()) {
+async function fanOutEvents(db: Database, now = new Date()) {
   const endpoints: Endpoint[] = (
     await db
       .select({

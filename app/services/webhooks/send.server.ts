@@ -10,9 +10,9 @@ import { checkedLookup, type Resolver, refuseEndpointUrl, systemResolver } from 
  * given up after `timeoutMs`, and reading no more of the answer than its excerpt.
  */
 
-export const DELIVERY_TIMEOUT_MS = 10_000
+const DELIVERY_TIMEOUT_MS = 10_000
 /** How much of an answer's body is read and kept: enough to see an error message. */
-export const EXCERPT_BYTES = 512
+const EXCERPT_BYTES = 512
 
 export type SendOptions = {
   /** WEBHOOKS_ALLOW_PRIVATE. */
@@ -30,7 +30,7 @@ export type Attempt = {
   excerpt: string
 }
 
-export function signedHeaders(secret: string, messageId: string, body: string, at = new Date()) {
+function signedHeaders(secret: string, messageId: string, body: string, at = new Date()) {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
