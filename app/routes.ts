@@ -95,6 +95,8 @@ export default [
   // (docs/decisions/044-metrics-traces-and-structured-logs.md)
   route('metrics', 'routes/metrics.ts'),
   route('api/rpc/*', 'routes/api/rpc.ts'),
+  // The reference of /api/rpc, generated from its router (app/rpc/openapi.server.ts)
+  route('api/openapi.json', 'routes/api/openapi.ts'),
   // The MCP server for AI agents: personal API tokens only (app/mcp/)
   route('mcp', 'routes/mcp.ts'),
   route('api/events/tasks', 'routes/api/events.ts', { id: 'routes/api/events-tasks' }),

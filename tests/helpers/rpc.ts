@@ -81,3 +81,12 @@ export async function startRpcServer(): Promise<RpcServer> {
     },
   }
 }
+
+/** 'task.getAll' for router.task.getAll: oRPC procedures carry a '~orpc' definition. */
+export function procedureNames(node: object, prefix = ''): string[] {
+  return Object.entries(node).flatMap(([key, value]) => {
+    const name = prefix ? `${prefix}.${key}` : key
+    if (typeof value !== 'object' || value === null) return []
+    return '~orpc' in value ? [name] : procedureNames(value, name)
+  })
+}

@@ -206,6 +206,15 @@ function textOf(node: HastNode): string {
 export type ContentProps = {
   /** The support address from configuration, for `<SupportEmail />`. */
   supportEmail?: string
+  /** The RPC procedures as their contract declares them, for `<RpcReference group="task" />`. */
+  rpcReference?: ProcedureReference[]
+}
+
+/** One RPC procedure of the generated reference (app/rpc/openapi.server.ts). */
+export type ProcedureReference = {
+  name: string
+  method: string
+  input: { name: string; type: string; isRequired: boolean; rules: string[] }[]
 }
 
 function renderMdx({ code }: CompiledMdx, props: ContentProps): string {
@@ -235,5 +244,57 @@ function Note({ kind = 'note', children }: { kind?: keyof typeof CALLOUT_LABELS;
   )
 }
 
+/**
+ * The procedures of one group (`task` for `task.*`; `healthCheck` for itself) as a table of their
+ * method and input fields, from the contract, so the page cannot list a field the router lacks
+ * or miss one it has.
+ */
+function RpcReference({ group }: { group: string }) {
+  const { rpcReference = [] } = useContext(ContentPropsContext)
+  const procedures = rpcReference.filter((procedure) => procedure.name.split('.')[0] === group)
+  if (procedures.length === 0) return null
+  const cell = (tag: 'th' | 'td', ...children: ReactNode[]) => createElement(tag, null, ...children)
+  const code = (text: string) => createElement('code', null, text)
+  return createElement(
+    'table',
+    null,
+    createElement(
+      'thead',
+      null,
+      createElement('tr', null, cell('th', 'procedure'), cell('th', 'method'), cell('th', 'input')),
+    ),
+    createElement(
+      'tbody',
+      null,
+      ...procedures.map((procedure) =>
+        createElement(
+          'tr',
+          { key: procedure.name, id: `procedure-${procedure.name}` },
+          cell('td', code(procedure.name)),
+          cell('td', procedure.method),
+          cell(
+            'td',
+            procedure.input.length === 0
+              ? 'none'
+              : createElement(
+                  'ul',
+                  null,
+                  ...procedure.input.map((field) =>
+                    createElement(
+                      'li',
+                      { key: field.name },
+                      code(field.name),
+                      ` ${field.type}${field.isRequired ? '' : ', optional'}`,
+                      ...(field.rules.length > 0 ? [`: ${field.rules.join(', ')}`] : []),
+                    ),
+                  ),
+                ),
+          ),
+        ),
+      ),
+    ),
+  )
+}
+
 /** Components content may use, rendered to plain HTML like everything else. */
-const components = { SupportEmail, Note }
+const components = { SupportEmail, Note, RpcReference }
