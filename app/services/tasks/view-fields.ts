@@ -25,11 +25,6 @@ type FieldShape<V> = V extends readonly (infer Item)[]
     ? ViewShape<V>
     : true
 
-/** The top-level field names of a shape, as its view's keys. */
-function fieldsOf<T extends object>(shape: T) {
-  return Object.keys(shape) as (keyof T & string)[]
-}
-
 export type TaskViewField = keyof TaskView
 
 /** The task view's fields, as its columns declare them (columns.server.ts), in the order answers carry them. */
