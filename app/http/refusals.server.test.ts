@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, test } from 'vitest'
 import { Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized } from '~/services/errors'
 import { z } from '~/utils/zod'
-import { handleIntent, keepRetryAfter, refusalFor, replyWithError } from './refusals.server'
+import { keepRetryAfter, refusalFor, replyWithError } from './refusals.server'
 
 /**
  * The one translation of domain errors into HTTP for route modules: the status each error
@@ -66,74 +66,5 @@ describe('keepRetryAfter', () => {
       parentHeaders: new Headers(),
     })
     expect(Object.fromEntries(headers)).toEqual({ 'cache-control': 'private, no-store', 'retry-after': '30' })
-  })
-})
-
-describe('handleIntent', () => {
-  const Intent = z.discriminatedUnion('intent', [
-    z.object({ intent: z.literal('rename'), name: z.string({ error: 'Give a name' }).min(2, 'Too short') }),
-    z.object({ intent: z.literal('archive') }),
-  ])
-  const form = (fields: Record<string, string>) => {
-    const formData = new FormData()
-    for (const [name, value] of Object.entries(fields)) formData.set(name, value)
-    return formData
-  }
-  const refuse = (message: string) => ({ error: message })
-
-  test('a form that parses runs its change, and the change answers', async () => {
-    const seen: unknown[] = []
-    const answer = await handleIntent(
-      form({ intent: 'rename', name: 'Ada' }),
-      Intent,
-      async (input) => {
-        seen.push(input)
-        return new Response(null, { status: 204 })
-      },
-      refuse,
-    )
-    expect(seen).toEqual([{ intent: 'rename', name: 'Ada' }])
-    expect(answer).toBeInstanceOf(Response)
-  })
-
-  test('a form that does not parse is a 400 with its first problem, and nothing runs', async () => {
-    let ran = false
-    const change = async () => {
-      ran = true
-      return new Response()
-    }
-    const short = await handleIntent(form({ intent: 'rename', name: 'A' }), Intent, change, refuse)
-    expect(short).toMatchObject({ data: { error: 'Too short' }, init: { status: 400 } })
-    const unknown = await handleIntent(form({ intent: 'explode' }), Intent, change, refuse)
-    expect(unknown).toMatchObject({ init: { status: 400 } })
-    expect(ran).toBe(false)
-  })
-
-  test('a domain error is refused with its status, message and Retry-After', async () => {
-    const answer = await handleIntent(
-      form({ intent: 'archive' }),
-      Intent,
-      async () => {
-        throw new RateLimited('Wait a minute.', 60)
-      },
-      refuse,
-    )
-    expect(answer).toMatchObject({
-      data: { error: 'Wait a minute.' },
-      init: { status: 429, headers: { 'Retry-After': '60' } },
-    })
-  })
-
-  test('any other error rethrows', async () => {
-    const bug = new Error('bug')
-    const answer = handleIntent(
-      form({ intent: 'archive' }),
-      Intent,
-      async () => {
-        throw bug
-      },
-      refuse,
-    )
-    await expect(answer).rejects.toBe(bug)
   })
 })

@@ -1,16 +1,15 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { type DomainError, refusalFor } from '~/services/errors'
-import type { z } from '~/utils/zod'
+import { type DomainError, type Refusal, refusalFor } from '~/services/errors'
 
 /**
  * How route modules answer what the domain refused: the one translation of the services' typed
  * errors into HTTP (each error knows its status; a rate limit adds when to retry), and the shapes
- * built on it: the reply of a conform form, the `headers` export that lets Retry-After through,
- * and the action of a route whose forms name their change in an `intent` field. The status and
- * headers come from `refusalFor` (app/services/errors.ts), which /api/auth answers with too; the
- * RPC endpoint has its own translation, into oRPC's codes (app/rpc/base.server.ts).
+ * built on it: the reply of a conform form and the `headers` export that lets Retry-After
+ * through. The status and headers come from `refusalFor` (app/services/errors.ts), which
+ * /api/auth answers with too; the RPC endpoint has its own translation, into oRPC's codes
+ * (app/rpc/base.server.ts). A route's action reaches these through `handleForm`
+ * (form-action.server.ts), never by itself.
  */
 
 export { refusalFor }
@@ -66,32 +65,4 @@ export function keepRetryAfter({
   const retryAfter = actionHeaders.get('Retry-After')
   if (retryAfter) headers.set('Retry-After', retryAfter)
   return headers
-}
-
-/**
- * The action of a route whose forms name their change in an `intent` field and show a refusal
- * as one message (a fetcher's toast, or a page of its own without JavaScript): parse the form
- * with the union of the intents' schemas, run the change, and refuse what cannot be done — a
- * form that does not parse with 400 and its first problem, a domain error with its status (and
- * Retry-After). `refusal` shapes the body of both from that message. (A page whose forms show
- * errors next to their fields, like /settings, parses each form with its own schema and answers
- * with replyWithError.)
- */
-export async function handleIntent<Schema extends z.ZodType<{ intent: string }>, Body>(
-  formData: FormData,
-  schema: Schema,
-  change: (input: z.output<Schema>) => Promise<Response>,
-  refusal: (message: string) => Body,
-) {
-  const submission = parseWithZod(formData, { schema })
-  if (submission.status !== 'success') {
-    const problem = Object.values(submission.error ?? {}).flat()[0] ?? 'Check the form and try again.'
-    return data(refusal(problem), { status: 400 })
-  }
-  try {
-    return await change(submission.value)
-  } catch (error) {
-    const { reason, init } = refusalFor(error)
-    return data(refusal(reason.message), init)
-  }
 }

@@ -7,7 +7,7 @@ import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
 import { type ButtonSize, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { INBOX_PATH } from '~/inbox'
 import { NotificationIdSchema } from '~/services/comment-schemas'
 import {
@@ -56,7 +56,7 @@ const Intent = z.discriminatedUnion('intent', [
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
-  return handleIntent(
+  return handleForm(
     await readFormData(request),
     Intent,
     async (input) => {
@@ -74,7 +74,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       await markNotificationRead(db, user, input.notificationId)
       return redirectWithToast(INBOX_PATH, { type: 'success', title: 'Marked as read' })
     },
-    (error) => ({ error }),
+    { refusal: (error) => ({ error }) },
   )
 }
 

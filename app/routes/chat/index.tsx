@@ -3,7 +3,7 @@ import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { startAnswer } from '~/services/assistant/generate.server'
 import { chatModel, isModelConnected } from '~/services/assistant/model.server'
 import { ChatIdSchema, ChatMessageTextSchema } from '~/services/chat-schemas'
@@ -61,7 +61,7 @@ const Intent = z.discriminatedUnion('intent', [
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
-  return handleIntent(
+  return handleForm(
     await readFormData(request),
     Intent,
     async (input) => {
@@ -88,7 +88,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       await waitForStream(db, streamId)
       return redirect(`/chat/${encodeURIComponent(input.chatId)}`)
     },
-    (error) => ({ error }),
+    { refusal: (error) => ({ error }) },
   )
 }
 

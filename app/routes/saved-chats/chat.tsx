@@ -9,7 +9,7 @@ import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { ChatShareEmailsSchema, ChatVisibilitySchema } from '~/services/chat-schemas'
 import { CHAT_NOT_FOUND, getChat, setChatSharing } from '~/services/chats.server'
 import { isDomainError } from '~/services/errors'
@@ -54,7 +54,7 @@ const SharingSchema = z.object({
 
 export async function action({ request, context, params, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  return handleIntent(
+  return handleForm(
     await readFormData(request),
     SharingSchema,
     async (input) => {
@@ -64,7 +64,7 @@ export async function action({ request, context, params, url }: Route.ActionArgs
       })
       return redirectWithToast(`/saved-chats/${params.chatId}`, { type: 'success', title: 'Sharing updated' })
     },
-    (error) => ({ error }),
+    { refusal: (error) => ({ error }) },
   )
 }
 

@@ -8,7 +8,7 @@ import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { ChatIdSchema, ChatTitleSchema } from '~/services/chat-schemas'
 import { type ChatSummary, deleteChat, listSavedChats, renameChat } from '~/services/chats.server'
 import { redirectWithToast } from '~/toast.server'
@@ -35,7 +35,7 @@ const Intent = z.discriminatedUnion('intent', [
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
-  return handleIntent(
+  return handleForm(
     await readFormData(request),
     Intent,
     async (input) => {
@@ -46,7 +46,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       await deleteChat(db, user, input.chatId)
       return redirectWithToast('/saved-chats', { type: 'success', title: 'Chat deleted' })
     },
-    (error) => ({ error }),
+    { refusal: (error) => ({ error }) },
   )
 }
 

@@ -1,7 +1,7 @@
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { StatusSchema, TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { deleteTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { redirectWithToast } from '~/toast.server'
@@ -47,7 +47,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const formData = await readFormData(request)
   const back = safeRedirect(formData.get('redirectTo'), '/task')
   const db = database()
-  return handleIntent(
+  return handleForm(
     formData,
     Intent,
     async (input) => {
@@ -76,7 +76,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       }
       return redirectWithToast(withoutEditing(back), { type: 'success', title: TOASTS[input.intent] })
     },
-    (error) => ({ error, back }),
+    { refusal: (error) => ({ error, back }) },
   )
 }
 

@@ -2,7 +2,7 @@ import { redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ChangeRefusedScreen, NotFoundScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { handleIntent } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { toggleReaction } from '~/services/comment-reactions.server'
 import {
   CommentEditSchema,
@@ -61,7 +61,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const db = database()
   const done = withoutCommentView(back)
   const replace = { headers: { 'X-Remix-Replace': 'true' } }
-  return handleIntent(
+  return handleForm(
     formData,
     Intent,
     async (input) => {
@@ -83,7 +83,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       }
     },
     // `intent` as read above: the change's own once the form parsed, else 'add' when none is named.
-    (detail): CommentActionData => ({ error: FAILURE_TOASTS[intent], detail, back }),
+    { refusal: (detail): CommentActionData => ({ error: FAILURE_TOASTS[intent], detail, back }) },
   )
 }
 
