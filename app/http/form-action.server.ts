@@ -62,24 +62,37 @@ type MessageRefused<Body> = ReturnType<typeof data<Body>>
 
 const NO_PROBLEM_NAMED = 'Check the form and try again.'
 
-export function handleForm<Schema extends z.ZodType, Answer>(
+type AnswerOf<Handle> = Handle extends (...args: never[]) => Promise<infer Answer>
+  ? Answer
+  : Handle extends Record<string, (...args: never[]) => Promise<infer Answer>>
+    ? Answer
+    : never
+
+export function handleForm<Schema extends z.ZodType, Handle extends Change<Input<Schema>, unknown>>(
   formData: FormData | URLSearchParams,
   schema: Schema,
-  handle: Change<Input<Schema>, Answer>,
+  handle: Handle,
   answer?: NextToTheFields,
-): Promise<Answer | FieldsRefused>
-export function handleForm<Schema extends z.ZodType<{ intent: string }>, Answer>(
+): Promise<AnswerOf<Handle> | FieldsRefused>
+export function handleForm<
+  Schema extends z.ZodType<{ intent: string }>,
+  Handle extends ChangePerIntent<Schema, unknown>,
+>(
   formData: FormData | URLSearchParams,
   schema: Schema,
-  handle: ChangePerIntent<Schema, Answer>,
+  handle: Handle,
   answer?: NextToTheFields,
-): Promise<Answer | IntentFieldsRefused<Schema>>
-export function handleForm<Schema extends z.ZodType, Answer, Body>(
+): Promise<AnswerOf<Handle> | IntentFieldsRefused<Schema>>
+export function handleForm<
+  Schema extends z.ZodType,
+  Handle extends Change<Input<Schema>, unknown> | ChangePerIntent<Schema, unknown>,
+  Body,
+>(
   formData: FormData | URLSearchParams,
   schema: Schema,
-  handle: Change<Input<Schema>, Answer> | ChangePerIntent<Schema, Answer>,
+  handle: Handle,
   answer: AsOneMessage<Body>,
-): Promise<Answer | MessageRefused<Body>>
+): Promise<AnswerOf<Handle> | MessageRefused<Body>>
 export async function handleForm(
   formData: FormData | URLSearchParams,
   schema: z.ZodType,

@@ -13,7 +13,8 @@ import { Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
 import { database } from '~/db/client.server'
 import { env } from '~/env.server'
-import { keepRetryAfter, replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
+import { keepRetryAfter } from '~/http/refusals.server'
 import type { loader as rootLoader } from '~/root'
 import { type DomainError, RateLimited } from '~/services/errors'
 import { sendSupportMessage } from '~/services/support.server'
@@ -58,25 +59,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readFormData(request)
-  const submission = parseWithZod(formData, { schema: SupportMessageSchema })
-  const noStore = { 'Cache-Control': 'no-store' }
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply() }, { status: 400, headers: noStore })
-  }
-  try {
-    await sendSupportMessage(database(), submission.value, {
-      supportEmail: env().SUPPORT_EMAIL,
-      clientIp: clientIp(request, context),
-    })
-  } catch (error) {
-    return replyWithError(submission, error, { headers: noStore, message: withWait })
-  }
-  return redirectWithToast('/support', {
-    type: 'success',
-    title: MESSAGE_SENT,
-    description: `Thanks, ${submission.value.name}. We will answer at ${submission.value.email}.`,
-  })
+  return handleForm(
+    await readFormData(request),
+    SupportMessageSchema,
+    async (message) => {
+      await sendSupportMessage(database(), message, {
+        supportEmail: env().SUPPORT_EMAIL,
+        clientIp: clientIp(request, context),
+      })
+      return redirectWithToast('/support', {
+        type: 'success',
+        title: MESSAGE_SENT,
+        description: `Thanks, ${message.name}. We will answer at ${message.email}.`,
+      })
+    },
+    { headers: { 'Cache-Control': 'no-store' }, message: withWait },
+  )
 }
 
 /** A rate limit's message says how long the wait is, in minutes. */

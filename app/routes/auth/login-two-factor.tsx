@@ -7,12 +7,14 @@ import { ActionForm } from '~/components/action-form'
 import { AuthCard } from '~/components/auth-card'
 import { ErrorList, Field } from '~/components/forms'
 import { StatusButton } from '~/components/ui/button'
-import { keepRetryAfter, replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
+import { keepRetryAfter } from '~/http/refusals.server'
 import { RateLimited } from '~/services/errors'
 import { SecondFactorSchema } from '~/services/two-factor-schemas'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { safeRedirect } from '~/utils/redirect.server'
+import type { z } from '~/utils/zod'
 import type { Route } from './+types/login-two-factor'
 
 export const meta: Route.MetaFunction = () => [
@@ -37,27 +39,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: SecondFactorSchema })
-  const intent = submission.payload.intent === 'recovery' ? 'recovery' : 'totp'
-  if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
-  try {
-    const signedIn = await finishSecondFactor(
-      { request, context },
-      { code: submission.value.code, kind: intent },
-    )
+  const finish = async ({ intent, code }: z.output<typeof SecondFactorSchema>) => {
+    const signedIn = await finishSecondFactor({ request, context }, { code, kind: intent })
     const headers = new Headers()
     for (const cookie of signedIn.setCookies) headers.append('Set-Cookie', cookie)
     return redirect(safeRedirect(signedIn.redirectTo, '/dashboard'), { headers })
-  } catch (error) {
-    return replyWithError(submission, error, {
-      hideFields: ['code'],
-      body: { intent },
-      message: minutesToWait,
-    })
   }
+  return handleForm(
+    await readFormData(request),
+    SecondFactorSchema,
+    { totp: finish, recovery: finish },
+    { hideFields: ['code'], message: minutesToWait },
+  )
 }
 
-/** A page says how long to wait in minutes; the JSON door sends Retry-After. */
 function minutesToWait(error: Error) {
   if (!(error instanceof RateLimited)) return error.message
   const minutes = Math.ceil(error.retryAfter / 60)

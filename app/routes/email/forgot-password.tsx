@@ -10,7 +10,8 @@ import { ErrorList, Field } from '~/components/forms'
 import { Alert, AlertTitle } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
-import { keepRetryAfter, replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
+import { keepRetryAfter } from '~/http/refusals.server'
 import { ForgotPasswordSchema } from '~/services/account-schemas'
 import { requestPasswordReset } from '~/services/accounts.server'
 import { readFormData } from '~/utils/form-data.server'
@@ -36,15 +37,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: ForgotPasswordSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
-    await requestPasswordReset(database(), submission.value.email, { ip: clientIp(request, context) })
-  } catch (error) {
-    return replyWithError(submission, error)
-  }
-  // The same redirect for known and unknown addresses; the address stays out of the URL.
-  return redirect('/email/forgot-password?sent')
+  return handleForm(await readFormData(request), ForgotPasswordSchema, async ({ email }) => {
+    await requestPasswordReset(database(), email, { ip: clientIp(request, context) })
+    // The same redirect for known and unknown addresses; the address stays out of the URL.
+    return redirect('/email/forgot-password?sent')
+  })
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {

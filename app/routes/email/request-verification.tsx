@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Link } from 'react-router'
+import { Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { AuthCard } from '~/components/auth-card'
@@ -10,7 +10,8 @@ import { Alert } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { VERIFICATION_SENT } from '~/components/verify-email-banner'
 import { database } from '~/db/client.server'
-import { keepRetryAfter, replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
+import { keepRetryAfter } from '~/http/refusals.server'
 import { ReturnAddressSchema } from '~/services/account-schemas'
 import { requestEmailVerification } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
@@ -39,17 +40,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const submission = parseWithZod(await readFormData(request), { schema: RequestVerificationSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
+  return handleForm(await readFormData(request), RequestVerificationSchema, async ({ redirectTo }) => {
     await requestEmailVerification(database(), user.id)
-  } catch (error) {
-    return replyWithError(submission, error)
-  }
-  return redirectWithToast(safeRedirect(submission.value.redirectTo, '/email/request-verification'), {
-    type: 'success',
-    title: VERIFICATION_SENT,
-    description: `We sent a new link to ${user.email}. It works once, for 1 hour.`,
+    return redirectWithToast(safeRedirect(redirectTo, '/email/request-verification'), {
+      type: 'success',
+      title: VERIFICATION_SENT,
+      description: `We sent a new link to ${user.email}. It works once, for 1 hour.`,
+    })
   })
 }
 

@@ -11,7 +11,7 @@ import { Alert } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { isLinkUsable } from '~/email/links.server'
-import { replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/services/account-schemas'
 import { INVALID_RESET_LINK, resetPassword } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
@@ -46,25 +46,23 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: ResetPasswordSchema })
-  const hideFields = ['password', 'confirmPassword']
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields }) }, { status: 400 })
-  }
-  try {
-    await resetPassword(database(), submission.value.token, submission.value.password)
-  } catch (error) {
-    return replyWithError(submission, error, { hideFields })
-  }
-  // Every session just ended, this browser's too: drop its cookie along with it.
-  return redirectWithToast(
-    '/login',
-    {
-      type: 'success',
-      title: 'Password changed',
-      description: 'Every device was signed out. Sign in with your new password.',
+  return handleForm(
+    await readFormData(request),
+    ResetPasswordSchema,
+    async ({ token, password }) => {
+      await resetPassword(database(), token, password)
+      // Every session just ended, this browser's too: drop its cookie along with it.
+      return redirectWithToast(
+        '/login',
+        {
+          type: 'success',
+          title: 'Password changed',
+          description: 'Every device was signed out. Sign in with your new password.',
+        },
+        { headers: { 'Set-Cookie': clearSessionCookie() } },
+      )
     },
-    { headers: { 'Set-Cookie': clearSessionCookie() } },
+    { hideFields: ['password', 'confirmPassword'] },
   )
 }
 

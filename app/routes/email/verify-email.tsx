@@ -10,7 +10,7 @@ import { Alert, AlertTitle } from '~/components/ui/alert'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { isLinkUsable } from '~/email/links.server'
-import { replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { INVALID_VERIFICATION_LINK, verifyEmail } from '~/services/accounts.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
@@ -53,23 +53,18 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: VerifyEmailSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  let verified: Awaited<ReturnType<typeof verifyEmail>>
-  try {
-    verified = await verifyEmail(database(), submission.value.token)
-  } catch (error) {
-    return replyWithError(submission, error)
-  }
-  const user = await getUser(request, context)
-  if (user?.id === verified.id) {
-    return redirectWithToast('/dashboard', {
-      type: 'success',
-      title: 'E-mail address verified',
-      description: `Tasks shared with ${verified.email} and mentions now reach you.`,
-    })
-  }
-  return { result: submission.reply(), verifiedEmail: verified.email }
+  return handleForm(await readFormData(request), VerifyEmailSchema, async ({ token }, form) => {
+    const verified = await verifyEmail(database(), token)
+    const user = await getUser(request, context)
+    if (user?.id === verified.id) {
+      return redirectWithToast('/dashboard', {
+        type: 'success',
+        title: 'E-mail address verified',
+        description: `Tasks shared with ${verified.email} and mentions now reach you.`,
+      })
+    }
+    return { result: form.reply(), verifiedEmail: verified.email }
+  })
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type RefObject, useEffect, useRef, useState } from 'react'
-import { data, Form, Link, useLocation } from 'react-router'
+import { Form, Link, useLocation } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -21,7 +20,7 @@ import { ShareWithField, TASK_FIELD_CONSTRAINTS, TaskForm, type TaskFormFields }
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
-import { replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { listParentCandidates } from '~/services/tasks/reads.server'
 import { TaskFieldsSchema, TaskListFiltersSchema } from '~/services/tasks/task-schemas'
@@ -81,18 +80,14 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const submission = parseWithZod(await readFormData(request), { schema: TaskFieldsSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
-    const task = await createTask(database(), user, submission.value)
+  return handleForm(await readFormData(request), TaskFieldsSchema, async (fields) => {
+    const task = await createTask(database(), user, fields)
     return redirectWithToast(`/task?task=${task.id}`, {
       type: 'success',
       title: 'Task created',
       description: task.text,
     })
-  } catch (error) {
-    return replyWithError(submission, error)
-  }
+  })
 }
 
 export default function TaskList({ loaderData, actionData: answered }: Route.ComponentProps) {
