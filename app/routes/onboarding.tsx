@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Link, redirect } from 'react-router'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { Link, redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { Avatar } from '~/components/avatar'
@@ -10,7 +10,7 @@ import { ShareWithField, TASK_FIELD_CONSTRAINTS } from '~/components/task-form'
 import { Button, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import { PRIORITIES } from '~/domain/constants'
-import { replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { UpdateProfileSchema } from '~/services/account-schemas'
 import { finishOnboarding, getOnboarding, shareFirstTask } from '~/services/onboarding.server'
 import { OnboardingStepSchema, ShareFirstTaskSchema } from '~/services/onboarding-schemas'
@@ -23,7 +23,7 @@ import { cn } from '~/utils/cn'
 import { readFormData } from '~/utils/form-data.server'
 import { resultFor } from '~/utils/intent-result'
 import { useIsPending } from '~/utils/pending'
-import type { z } from '~/utils/zod'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/onboarding'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Get started | Threadwork' }]
@@ -51,56 +51,43 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { step, account: { name: account.name, image: account.image }, onboarding }
 }
 
+/** The steps' forms, each named by its hidden `intent` field. */
+const OnboardingIntent = z.discriminatedUnion('intent', [
+  UpdateProfileSchema.safeExtend({ intent: z.literal('profile') }),
+  TaskFieldsSchema.safeExtend({ intent: z.literal('task') }),
+  ShareFirstTaskSchema.safeExtend({ intent: z.literal('share') }),
+  // Skipping names the step it leaves; a step it does not know finishes the guide.
+  z.object({ intent: z.literal('skip'), step: OnboardingStepSchema.optional().catch(undefined) }),
+  z.object({ intent: z.literal('finish') }),
+])
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
-  const formData = await readFormData(request)
-  const intent = formData.get('intent')
-
-  switch (intent) {
-    case 'profile': {
-      const submission = parseWithZod(formData, { schema: UpdateProfileSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      await updateProfile(db, user.id, submission.value)
+  return handleForm(await readFormData(request), OnboardingIntent, {
+    profile: async ({ intent: _intent, ...profile }) => {
+      await updateProfile(db, user.id, profile)
       return redirect(stepUrl('task'))
-    }
-    case 'task': {
-      const submission = parseWithZod(formData, { schema: TaskFieldsSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await createTask(db, user, submission.value)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
+    },
+    task: async ({ intent: _intent, ...fields }) => {
+      await createTask(db, user, fields)
       return redirect(stepUrl('share'))
-    }
-    case 'share': {
-      const submission = parseWithZod(formData, { schema: ShareFirstTaskSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await shareFirstTask(db, user, submission.value)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
+    },
+    share: async ({ intent: _intent, ...share }) => {
+      await shareFirstTask(db, user, share)
       return redirect(stepUrl('explore'))
-    }
-    case 'skip': {
-      const step = OnboardingStepSchema.safeParse(formData.get('step'))
-      const next = step.success ? nextStep(step.data) : null
+    },
+    skip: async ({ step }) => {
+      const next = step ? nextStep(step) : null
       if (next) return redirect(stepUrl(next))
       await finishOnboarding(db, user)
       return redirect('/dashboard')
-    }
-    case 'finish': {
+    },
+    finish: async () => {
       await finishOnboarding(db, user)
       return redirectWithToast('/dashboard', { type: 'success', title: 'You are all set' })
-    }
-    default:
-      return data({ intent: null, result: null }, { status: 400 })
-  }
+    },
+  })
 }
 
 type ActionData = Route.ComponentProps['actionData']

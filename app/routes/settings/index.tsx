@@ -1,5 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { clearSessionCookie } from '~/auth/session-cookie.server'
 import { Avatar } from '~/components/avatar'
@@ -11,7 +10,7 @@ import { SessionsSection } from '~/components/settings/sessions-section'
 import { TwoFactorSection } from '~/components/settings/two-factor-section'
 import { database } from '~/db/client.server'
 import { PASSKEY_NAME_MAX } from '~/domain/constants'
-import { replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateProfileSchema } from '~/services/account-schemas'
 import { supportSignInsOf } from '~/services/admin/audit.server'
 import { listPasskeys, removePasskey, renamePasskey } from '~/services/passkeys.server'
@@ -91,104 +90,78 @@ const RenamePasskeySchema = PasskeyIdSchema.extend({
     .max(PASSKEY_NAME_MAX, `Name must be at most ${PASSKEY_NAME_MAX} characters`),
 })
 
+/** The page's forms, each named by its hidden `intent` field. */
+const SettingsIntent = z.discriminatedUnion('intent', [
+  UpdateProfileSchema.safeExtend({ intent: z.literal('update-profile') }),
+  ChangePasswordSchema.safeExtend({ intent: z.literal('change-password') }),
+  SessionIdSchema.safeExtend({ intent: z.literal('revoke-session') }),
+  RenamePasskeySchema.safeExtend({ intent: z.literal('rename-passkey') }),
+  PasskeyIdSchema.safeExtend({ intent: z.literal('remove-passkey') }),
+  // A checkbox sends its value only when ticked: no field means off.
+  z.object({ intent: z.literal('mention-emails'), emailOnMention: z.string().optional() }),
+  z.object({ intent: z.literal('due-emails'), emailOnDue: z.string().optional() }),
+  z.object({ intent: z.literal('revoke-other-sessions') }),
+  z.object({ intent: z.literal('revoke-all-sessions') }),
+  DeleteAccountSchema.safeExtend({ intent: z.literal('delete-account') }),
+])
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const formData = await readFormData(request)
-  const intent = formData.get('intent')
-
-  switch (intent) {
-    case 'update-profile': {
-      const submission = parseWithZod(formData, { schema: UpdateProfileSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      await updateProfile(db, user.id, submission.value)
-      return redirectWithToast('/settings', { type: 'success', title: 'Profile updated' })
-    }
-    case 'change-password': {
-      const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
-      const hidden = ['currentPassword', 'newPassword', 'confirmPassword']
-      if (submission.status !== 'success') {
-        return data({ intent, result: submission.reply({ hideFields: hidden }) }, { status: 400 })
-      }
-      try {
-        await changePassword(db, user.id, session.id, submission.value)
-      } catch (error) {
-        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
-      }
-      return redirectWithToast('/settings', {
-        type: 'success',
-        title: 'Password changed',
-        description: 'Your other devices were signed out.',
-      })
-    }
-    case 'revoke-session': {
-      const submission = parseWithZod(formData, { schema: SessionIdSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await endSession(db, user.id, submission.value.sessionId)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
-      if (submission.value.sessionId === session.id) {
-        return redirect('/login', { headers: { 'Set-Cookie': clearSessionCookie() } })
-      }
-      return redirectWithToast('/settings', { type: 'success', title: 'Session revoked' })
-    }
-    case 'rename-passkey': {
-      const submission = parseWithZod(formData, { schema: RenamePasskeySchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await renamePasskey(db, user.id, submission.value.passkeyId, submission.value.name)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
-      return redirectWithToast('/settings', { type: 'success', title: 'Passkey renamed' })
-    }
-    case 'remove-passkey': {
-      const submission = parseWithZod(formData, { schema: PasskeyIdSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await removePasskey(db, user.id, submission.value.passkeyId)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
-      return redirectWithToast('/settings', { type: 'success', title: 'Passkey removed' })
-    }
-    case 'mention-emails':
-    case 'due-emails': {
-      const { setting, title } = EMAIL_SETTINGS[intent]
-      // A checkbox sends its value only when ticked: no field means off.
-      const isOn = formData.get(setting) === 'on'
-      await setEmailSetting(db, user.id, setting, isOn)
-      return redirectWithToast('/settings', { type: 'success', title: `${title} are ${isOn ? 'on' : 'off'}` })
-    }
-    case 'revoke-other-sessions': {
-      await revokeOtherSessions(db, user.id, session.id)
-      return redirectWithToast('/settings', { type: 'success', title: 'Signed out of every other device' })
-    }
-    case 'revoke-all-sessions': {
-      await revokeAllSessions(db, user.id)
-      return redirect('/login', { headers: { 'Set-Cookie': clearSessionCookie() } })
-    }
-    case 'delete-account': {
-      const submission = parseWithZod(formData, { schema: DeleteAccountSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await deleteAccount(db, user.id, submission.value)
-      } catch (error) {
-        return replyWithError(submission, error, { hideFields: ['password'], body: { intent } })
-      }
-      const headers = new Headers({ 'Set-Cookie': clearSessionCookie() })
-      return redirectWithToast('/', { type: 'success', title: 'Your account was deleted' }, { headers })
-    }
-    default:
-      return data({ intent: null, result: null }, { status: 400 })
+  const setEmails = async (intent: keyof typeof EMAIL_SETTINGS, value: string | undefined) => {
+    const { setting, title } = EMAIL_SETTINGS[intent]
+    const isOn = value === 'on'
+    await setEmailSetting(db, user.id, setting, isOn)
+    return redirectWithToast('/settings', { type: 'success', title: `${title} are ${isOn ? 'on' : 'off'}` })
   }
+  const signedOut = () => redirect('/login', { headers: { 'Set-Cookie': clearSessionCookie() } })
+  return handleForm(
+    await readFormData(request),
+    SettingsIntent,
+    {
+      'update-profile': async ({ intent: _intent, ...profile }) => {
+        await updateProfile(db, user.id, profile)
+        return redirectWithToast('/settings', { type: 'success', title: 'Profile updated' })
+      },
+      'change-password': async ({ intent: _intent, ...change }) => {
+        await changePassword(db, user.id, session.id, change)
+        return redirectWithToast('/settings', {
+          type: 'success',
+          title: 'Password changed',
+          description: 'Your other devices were signed out.',
+        })
+      },
+      'revoke-session': async ({ sessionId }) => {
+        await endSession(db, user.id, sessionId)
+        if (sessionId === session.id) return signedOut()
+        return redirectWithToast('/settings', { type: 'success', title: 'Session revoked' })
+      },
+      'rename-passkey': async ({ passkeyId, name }) => {
+        await renamePasskey(db, user.id, passkeyId, name)
+        return redirectWithToast('/settings', { type: 'success', title: 'Passkey renamed' })
+      },
+      'remove-passkey': async ({ passkeyId }) => {
+        await removePasskey(db, user.id, passkeyId)
+        return redirectWithToast('/settings', { type: 'success', title: 'Passkey removed' })
+      },
+      'mention-emails': async ({ intent, emailOnMention }) => setEmails(intent, emailOnMention),
+      'due-emails': async ({ intent, emailOnDue }) => setEmails(intent, emailOnDue),
+      'revoke-other-sessions': async () => {
+        await revokeOtherSessions(db, user.id, session.id)
+        return redirectWithToast('/settings', { type: 'success', title: 'Signed out of every other device' })
+      },
+      'revoke-all-sessions': async () => {
+        await revokeAllSessions(db, user.id)
+        return signedOut()
+      },
+      'delete-account': async ({ intent: _intent, ...confirmation }) => {
+        await deleteAccount(db, user.id, confirmation)
+        const headers = new Headers({ 'Set-Cookie': clearSessionCookie() })
+        return redirectWithToast('/', { type: 'success', title: 'Your account was deleted' }, { headers })
+      },
+    },
+    { hideFields: ['currentPassword', 'newPassword', 'confirmPassword', 'password'] },
+  )
 }
 
 export default function Settings({ loaderData, actionData: answered }: Route.ComponentProps) {

@@ -1,11 +1,11 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import QRCode from 'qrcode'
 import { data, Link } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
-import { keepRetryAfter, replyWithError } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
+import { keepRetryAfter } from '~/http/refusals.server'
 import { getAccount } from '~/services/profile.server'
 import {
   beginTwoFactor,
@@ -24,6 +24,7 @@ import {
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
+import { z } from '~/utils/zod'
 import {
   ConfirmSetup,
   ProofForm,
@@ -60,64 +61,49 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   )
 }
 
+/** The page's forms, each named by its hidden `intent` field. */
+const TwoFactorIntent = z.discriminatedUnion('intent', [
+  TurnOnTwoFactorSchema.safeExtend({ intent: z.literal('begin') }),
+  ConfirmTwoFactorSchema.safeExtend({ intent: z.literal('confirm') }),
+  TwoFactorProofSchema.safeExtend({ intent: z.literal('regenerate') }),
+  TwoFactorProofSchema.safeExtend({ intent: z.literal('turn-off') }),
+])
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, context, url)
   // Wrong codes given as proof count against this address, as at sign-in.
-  const proofFrom = (proof: Proof) => ({ ...proof, ip: clientIp(request, context) })
+  const proofFrom = ({ password, code }: Proof) => ({ password, code, ip: clientIp(request, context) })
   const db = database()
-  const formData = await readFormData(request)
-  const intent = formData.get('intent')
-  const hidden = ['password', 'code']
-
-  switch (intent) {
-    case 'begin': {
-      const submission = parseWithZod(formData, { schema: TurnOnTwoFactorSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        const setup = await beginTwoFactor(db, user.id, proofFrom(submission.value))
-        return data({ intent, result: null, recoveryCodes: setup.recoveryCodes })
-      } catch (error) {
-        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
-      }
-    }
-    case 'confirm': {
-      const submission = parseWithZod(formData, { schema: ConfirmTwoFactorSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await confirmTwoFactor(db, user.id, submission.value.code, session.id)
-      } catch (error) {
-        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
-      }
-      return redirectWithToast('/settings/two-factor', {
-        type: 'success',
-        title: 'Two-factor sign-in is on',
-        description: 'Your other devices were signed out.',
-      })
-    }
-    case 'regenerate':
-    case 'turn-off': {
-      const submission = parseWithZod(formData, { schema: TwoFactorProofSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        if (intent === 'regenerate') {
-          const recoveryCodes = await regenerateRecoveryCodes(db, user.id, proofFrom(submission.value))
-          return data({ intent, result: null, recoveryCodes })
-        }
-        await turnOffTwoFactor(db, user.id, proofFrom(submission.value))
-      } catch (error) {
-        return replyWithError(submission, error, { hideFields: hidden, body: { intent } })
-      }
-      return redirectWithToast('/settings/two-factor', {
-        type: 'success',
-        title: 'Two-factor sign-in is off',
-      })
-    }
-    default:
-      return data({ intent: null, result: null }, { status: 400 })
-  }
+  return handleForm(
+    await readFormData(request),
+    TwoFactorIntent,
+    {
+      begin: async (proof) => {
+        const setup = await beginTwoFactor(db, user.id, proofFrom(proof))
+        return data({ intent: 'begin' as const, result: null, recoveryCodes: setup.recoveryCodes })
+      },
+      confirm: async ({ code }) => {
+        await confirmTwoFactor(db, user.id, code, session.id)
+        return redirectWithToast('/settings/two-factor', {
+          type: 'success',
+          title: 'Two-factor sign-in is on',
+          description: 'Your other devices were signed out.',
+        })
+      },
+      regenerate: async (proof) => {
+        const recoveryCodes = await regenerateRecoveryCodes(db, user.id, proofFrom(proof))
+        return data({ intent: 'regenerate' as const, result: null, recoveryCodes })
+      },
+      'turn-off': async (proof) => {
+        await turnOffTwoFactor(db, user.id, proofFrom(proof))
+        return redirectWithToast('/settings/two-factor', {
+          type: 'success',
+          title: 'Two-factor sign-in is off',
+        })
+      },
+    },
+    { hideFields: ['password', 'code'] },
+  )
 }
 
 export default function TwoFactorSettings({ loaderData, actionData: answered }: Route.ComponentProps) {
