@@ -40,6 +40,12 @@ type ChangePerIntent<Schema extends z.ZodType, Answer> = {
   [Name in IntentName<Schema>]: Change<Extract<Input<Schema>, { intent: Name }>, Answer>
 }
 
+/**
+ * The changes of a section of a page, written apart from its action (`{ … } satisfies
+ * IntentChanges<typeof SectionIntent>`), so the pages that hold the section spread them in.
+ */
+export type IntentChanges<Schema extends z.ZodType<{ intent: string }>> = ChangePerIntent<Schema, unknown>
+
 type NextToTheFields = {
   /** Fields whose values never go back to the page (passwords, codes), in every answer. */
   hideFields?: string[]

@@ -1,12 +1,13 @@
-import { data } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { database } from '~/db/client.server'
+import { handleForm } from '~/http/form-action.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
+import { z } from '~/utils/zod'
 import { type CreatedToken, TokensSection } from './+parts/tokens'
-import { createToken, loadTokens, revokeToken } from './+parts/tokens.server'
-import { isWebhookIntent, webhookAction, webhooksLoaderData } from './+parts/webhooks.server'
+import { loadTokens, TOKEN_FORMS, tokenChanges } from './+parts/tokens.server'
+import { WEBHOOK_FORMS, webhookChanges, webhooksLoaderData } from './+parts/webhooks.server'
 import { WebhooksSection } from './+parts/webhooks-section'
 import type { Route } from './+types/index'
 
@@ -24,20 +25,16 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { tokens, webhooks }
 }
 
+/** The page's forms: each section's, named by their hidden `intent` field. */
+const DeveloperIntent = z.discriminatedUnion('intent', [...TOKEN_FORMS, ...WEBHOOK_FORMS])
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
-  const formData = await readFormData(request)
-  const intent = formData.get('intent')
-  if (isWebhookIntent(intent)) return webhookAction(db, user, intent, formData, '/settings/developer')
-  switch (intent) {
-    case 'create-token':
-      return createToken(db, user, formData)
-    case 'revoke-token':
-      return revokeToken(db, user, formData)
-    default:
-      return data({ intent: null, result: null }, { status: 400 })
-  }
+  return handleForm(await readFormData(request), DeveloperIntent, {
+    ...tokenChanges(db, user),
+    ...webhookChanges(db, user, '/settings/developer'),
+  })
 }
 
 export default function DeveloperSettings({ loaderData, actionData: answered }: Route.ComponentProps) {

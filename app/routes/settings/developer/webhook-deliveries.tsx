@@ -5,11 +5,12 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { SettingsSection } from '~/components/settings/section'
 import { Badge } from '~/components/ui/badge'
 import { database } from '~/db/client.server'
+import { handleForm } from '~/http/form-action.server'
 import { isDomainError } from '~/services/errors'
 import { ENDPOINT_NOT_FOUND, listWebhookDeliveries } from '~/services/webhooks/endpoints.server'
 import type { WebhookDeliveryView } from '~/services/webhooks/webhook-schemas'
 import { readFormData } from '~/utils/form-data.server'
-import { isWebhookIntent, webhookAction } from './+parts/webhooks.server'
+import { WebhookIntent, webhookChanges } from './+parts/webhooks.server'
 import { EndpointControls } from './+parts/webhooks-section'
 import type { Route } from './+types/webhook-deliveries'
 
@@ -33,10 +34,11 @@ export async function loader({ request, context, url, params }: Route.LoaderArgs
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
-  const formData = await readFormData(request)
-  const intent = formData.get('intent')
-  if (isWebhookIntent(intent)) return webhookAction(database(), user, intent, formData, url.pathname)
-  return new Response(null, { status: 400 })
+  return handleForm(
+    await readFormData(request),
+    WebhookIntent,
+    webhookChanges(database(), user, url.pathname),
+  )
 }
 
 const STATUS_TONES = { succeeded: 'green', failed: 'red', pending: 'amber' } as const

@@ -1,7 +1,6 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import type { Database } from '~/db/client.server'
-import { replyWithError } from '~/http/refusals.server'
+import type { IntentChanges } from '~/http/form-action.server'
 import type { Actor } from '~/services/session-user'
 import {
   addWebhookEndpoint,
@@ -18,9 +17,10 @@ import {
   WebhookEndpointSchema,
 } from '~/services/webhooks/webhook-schemas'
 import { redirectWithToast } from '~/toast.server'
+import { z } from '~/utils/zod'
 
 /**
- * The webhooks section's server side: what the developer page loads for it, and one handler per
+ * The webhooks section's server side: what the developer page loads for it, and one change per
  * form (`intent`), shared by /settings/developer and an endpoint's deliveries page.
  */
 
@@ -28,19 +28,18 @@ export function webhooksLoaderData(db: Database, actor: Actor) {
   return listWebhookEndpoints(db, actor)
 }
 
-export const WEBHOOK_INTENTS = [
-  'add-webhook',
-  'test-webhook',
-  'pause-webhook',
-  'resume-webhook',
-  'delete-webhook',
-  'redeliver-webhook',
+/** The section's forms, each named by its hidden `intent` field. */
+export const WEBHOOK_FORMS = [
+  WebhookEndpointSchema.safeExtend({ intent: z.literal('add-webhook') }),
+  WebhookEndpointIdSchema.safeExtend({ intent: z.literal('test-webhook') }),
+  WebhookEndpointIdSchema.safeExtend({ intent: z.literal('pause-webhook') }),
+  WebhookEndpointIdSchema.safeExtend({ intent: z.literal('resume-webhook') }),
+  WebhookEndpointIdSchema.safeExtend({ intent: z.literal('delete-webhook') }),
+  WebhookEndpointIdSchema.merge(WebhookDeliveryIdSchema).safeExtend({
+    intent: z.literal('redeliver-webhook'),
+  }),
 ] as const
-export type WebhookIntent = (typeof WEBHOOK_INTENTS)[number]
-
-export function isWebhookIntent(intent: unknown): intent is WebhookIntent {
-  return WEBHOOK_INTENTS.includes(intent as WebhookIntent)
-}
+export const WebhookIntent = z.discriminatedUnion('intent', WEBHOOK_FORMS)
 
 /** What an endpoint's forms do, with the toast each leaves, then back to `backTo`. */
 const ENDPOINT_CHANGES = {
@@ -50,58 +49,36 @@ const ENDPOINT_CHANGES = {
   'delete-webhook': { change: deleteWebhookEndpoint, title: 'Endpoint deleted' },
 } as const
 
-export async function webhookAction(
-  db: Database,
-  actor: Actor,
-  intent: WebhookIntent,
-  formData: FormData,
-  backTo: string,
-) {
-  switch (intent) {
-    case 'add-webhook': {
-      const submission = parseWithZod(formData, { schema: WebhookEndpointSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        const { id, secret } = await addWebhookEndpoint(db, actor, submission.value)
-        // The secret is shown this once: an answer, not a redirect that would have to carry it.
-        return data({
-          intent,
-          result: submission.reply({ resetForm: true }),
-          created: { id, url: submission.value.url, secret },
-        })
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
-    }
-    case 'redeliver-webhook': {
-      const submission = parseWithZod(formData, {
-        schema: WebhookEndpointIdSchema.merge(WebhookDeliveryIdSchema),
-      })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      try {
-        await redeliver(db, actor, submission.value.endpointId, submission.value.deliveryId)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
-      return redirectWithToast(backTo, { type: 'success', title: 'Redelivery queued' })
-    }
-    default: {
-      const submission = parseWithZod(formData, { schema: WebhookEndpointIdSchema })
-      if (submission.status !== 'success')
-        return data({ intent, result: submission.reply() }, { status: 400 })
+/** The section's changes, for handleForm; `backTo` is the page the form was on. */
+export function webhookChanges(db: Database, actor: Actor, backTo: string) {
+  const endpointChange =
+    (intent: keyof typeof ENDPOINT_CHANGES) =>
+    async ({ endpointId }: { endpointId: string }) => {
       const { change, title } = ENDPOINT_CHANGES[intent]
-      try {
-        await change(db, actor, submission.value.endpointId)
-      } catch (error) {
-        return replyWithError(submission, error, { body: { intent } })
-      }
+      await change(db, actor, endpointId)
       // A deleted endpoint's page is gone: back to the list.
       return redirectWithToast(intent === 'delete-webhook' ? '/settings/developer' : backTo, {
         type: 'success',
         title,
       })
     }
-  }
+  return {
+    'add-webhook': async ({ intent, ...endpoint }, form) => {
+      const { id, secret } = await addWebhookEndpoint(db, actor, endpoint)
+      // The secret is shown this once: an answer, not a redirect that would have to carry it.
+      return data({
+        intent,
+        result: form.reply({ resetForm: true }),
+        created: { id, url: endpoint.url, secret },
+      })
+    },
+    'redeliver-webhook': async ({ endpointId, deliveryId }) => {
+      await redeliver(db, actor, endpointId, deliveryId)
+      return redirectWithToast(backTo, { type: 'success', title: 'Redelivery queued' })
+    },
+    'test-webhook': endpointChange('test-webhook'),
+    'pause-webhook': endpointChange('pause-webhook'),
+    'resume-webhook': endpointChange('resume-webhook'),
+    'delete-webhook': endpointChange('delete-webhook'),
+  } satisfies IntentChanges<typeof WebhookIntent>
 }
