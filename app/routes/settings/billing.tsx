@@ -1,5 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Link, redirect } from 'react-router'
+import { Link, redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
@@ -12,7 +11,7 @@ import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import type { PlanId } from '~/domain/constants'
 import { entitlementsFor } from '~/domain/entitlements'
-import { refusalFor } from '~/http/refusals.server'
+import { handleForm } from '~/http/form-action.server'
 import { formatMoney } from '~/pricing'
 import { getBilling, openCustomerPortal } from '~/services/payments/billing.server'
 import { GitHubLoginSchema, setGitHubLogin } from '~/services/payments/repository-invitations.server'
@@ -20,6 +19,7 @@ import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useIsPending } from '~/utils/pending'
 import { localPath } from '~/utils/redirect.server'
+import { z } from '~/utils/zod'
 import type { Route } from './+types/billing'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Billing | Threadwork' }]
@@ -45,31 +45,32 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
  * Two forms: open the Stripe customer portal, and name the GitHub account to invite (also posted
  * from the success page, which `redirectTo` brings the buyer back to).
  */
+const BillingIntent = z.discriminatedUnion(
+  'intent',
+  [
+    z.object({ intent: z.literal('portal') }),
+    GitHubLoginSchema.safeExtend({ intent: z.literal('github-login') }),
+  ],
+  { error: 'Choose what to do.' },
+)
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
   const formData = await readFormData(request)
   const back = localPath(formData.get('redirectTo')) ?? '/settings/billing'
-  try {
-    switch (formData.get('intent')) {
-      case 'portal':
-        return redirect(await openCustomerPortal(db, user), 303)
-      case 'github-login': {
-        const submission = parseWithZod(formData, { schema: GitHubLoginSchema })
-        if (submission.status !== 'success') {
-          const message = submission.error?.githubLogin?.[0] ?? 'Enter your GitHub username.'
-          return data({ formError: message }, { status: 400 })
-        }
-        await setGitHubLogin(db, user, submission.value.githubLogin)
+  return handleForm(
+    formData,
+    BillingIntent,
+    {
+      portal: async () => redirect(await openCustomerPortal(db, user), 303),
+      'github-login': async ({ githubLogin }) => {
+        await setGitHubLogin(db, user, githubLogin)
         return redirectWithToast(back, { type: 'success', title: 'Invitation on its way' })
-      }
-      default:
-        return data({ formError: 'Choose what to do.' }, { status: 400 })
-    }
-  } catch (error) {
-    const { reason, init } = refusalFor(error)
-    return data({ formError: reason.message }, init)
-  }
+      },
+    },
+    { refusal: (formError) => ({ formError }) },
+  )
 }
 
 export default function Billing({ loaderData, actionData }: Route.ComponentProps) {
