@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect } from 'react-router'
 import { getUser } from '~/auth/context.server'
 import { CSRF_FIELD } from '~/components/csrf-input'
@@ -6,6 +5,7 @@ import { RouteErrorScreen } from '~/components/error-screens'
 import { Alert, AlertTitle } from '~/components/ui/alert'
 import { buttonClasses } from '~/components/ui/button'
 import { database } from '~/db/client.server'
+import { handleForm } from '~/http/form-action.server'
 import { type CheckoutInput, startCheckout } from '~/services/payments/checkout.server'
 import { CheckoutOptionSchema } from '~/services/payments/checkout-schemas'
 import { readFormData } from '~/utils/form-data.server'
@@ -39,23 +39,24 @@ async function checkout(
   context: Route.LoaderArgs['context'],
   form: FormData | URLSearchParams,
 ) {
-  const submission = parseWithZod(form, { schema: CheckoutOptionSchema })
-  if (submission.status !== 'success') {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? 'Choose a plan on the pricing page.'
-    return data({ problem: { title: 'That is not a plan we sell', message } }, { status: 400 })
-  }
-  const user = await getUser(request, context)
-  const input: CheckoutInput = submission.value
-  // The form's CSRF token is unique to this browser: it keeps one person's resubmits on one session.
-  const attemptKey = form instanceof FormData ? String(form.get(CSRF_FIELD) ?? '') || null : null
-  try {
-    const start = await startCheckout(database(), user, input, attemptKey)
-    if (start.kind === 'not-configured') return data({ problem: NOT_CONFIGURED }, { status: 404 })
-    return redirect(start.url, 303)
-  } catch (error) {
-    console.error('Could not start a Stripe checkout:', error)
-    return data({ problem: PROVIDER_FAILED }, { status: 502 })
-  }
+  return handleForm(
+    form,
+    CheckoutOptionSchema,
+    async (input: CheckoutInput) => {
+      const user = await getUser(request, context)
+      // The form's CSRF token is unique to this browser: it keeps one person's resubmits on one session.
+      const attemptKey = form instanceof FormData ? String(form.get(CSRF_FIELD) ?? '') || null : null
+      try {
+        const start = await startCheckout(database(), user, input, attemptKey)
+        if (start.kind === 'not-configured') return data({ problem: NOT_CONFIGURED }, { status: 404 })
+        return redirect(start.url, 303)
+      } catch (error) {
+        console.error('Could not start a Stripe checkout:', error)
+        return data({ problem: PROVIDER_FAILED }, { status: 502 })
+      }
+    },
+    { refusal: (message) => ({ problem: { title: 'That is not a plan we sell', message } }) },
+  )
 }
 
 /** A shareable link: /payment/checkout?tier=2&plan=lifetime. */
