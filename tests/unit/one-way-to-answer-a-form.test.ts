@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import ts from 'typescript'
+import { expect, test } from 'vitest'
+
+/**
+ * A route's action answers a form one way: `handleForm` (app/http/form-action.server.ts) parses
+ * it, runs the change and refuses what cannot be done. This reads every route module under
+ * app/routes/ and names each place that does that work itself: a `parseWithZod` outside a form's
+ * `onValidate` (the browser's own check of the same schema), a conform reply built by hand
+ * (`submission.reply(…)`), or a domain error made into a form's reply by hand (`replyWithError`).
+ * `refusalFor`, the translation itself, stays open to loaders and resource routes, which answer no
+ * form.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const ROUTES = join(ROOT, 'app/routes')
+
+/**
+ * The one exception, named with its reason: /login and /signup go through their remix-auth
+ * strategy (app/auth/authenticator.server.ts), which parses the form and calls the account
+ * service before the route sees it; this module answers what the strategy ended with.
+ */
+const EXCEPTIONS = new Set(['app/routes/auth/+parts/auth-page.server.ts'])
+
+function routeModules(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return name === '+types' ? [] : routeModules(path)
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : []
+  })
+}
+
+function isInOnValidate(node: ts.Node) {
+  for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
+    if (ts.isPropertyAssignment(at) && ts.isIdentifier(at.name) && at.name.text === 'onValidate') return true
+  }
+  return false
+}
+
+function answersByHand(file: string, text = readFileSync(file, 'utf8')) {
+  const name = relative(ROOT, file)
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+  const found: string[] = []
+  const at = (node: ts.Node) => `${name}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression
+      if (ts.isIdentifier(callee) && callee.text === 'parseWithZod' && !isInOnValidate(node))
+        found.push(`${at(node)} parses with parseWithZod`)
+      if (ts.isIdentifier(callee) && callee.text === 'replyWithError')
+        found.push(`${at(node)} answers a refusal with replyWithError`)
+      if (
+        ts.isPropertyAccessExpression(callee) &&
+        callee.name.text === 'reply' &&
+        ts.isIdentifier(callee.expression) &&
+        callee.expression.text === 'submission'
+      )
+        found.push(`${at(node)} builds conform's reply with submission.reply(…)`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+test('no route module parses a form or answers its refusal by hand', () => {
+  const found = routeModules(ROUTES)
+    .filter((file) => !EXCEPTIONS.has(relative(ROOT, file)))
+    .flatMap((file) => answersByHand(file))
+  expect(found).toEqual([])
+})
+
+test('the check finds each hand-written way', () => {
+  const action = `
+    export async function action({ request }) {
+      const submission = parseWithZod(await request.formData(), { schema: Schema })
+      if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+      try { await change(submission.value) } catch (error) { return replyWithError(submission, error) }
+    }
+    function Page() { useForm({ onValidate: ({ formData }) => parseWithZod(formData, { schema: Schema }) }) }
+  `
+  expect(answersByHand(join(ROUTES, 'example.tsx'), action)).toEqual([
+    'app/routes/example.tsx:3 parses with parseWithZod',
+    "app/routes/example.tsx:4 builds conform's reply with submission.reply(…)",
+    'app/routes/example.tsx:5 answers a refusal with replyWithError',
+  ])
+})
+
+test('the exceptions are still route modules that need them', () => {
+  for (const exception of EXCEPTIONS) {
+    expect(answersByHand(join(ROOT, exception)).length, exception).toBeGreaterThan(0)
+  }
+})
