@@ -33,7 +33,7 @@ type IntentName<Schema extends z.ZodType> =
   Input<Schema> extends { intent: infer Name extends string } ? Name : never
 
 /** The parsed form, for a change whose answer carries the form's reply (a form emptied once done). */
-export type AcceptedForm = { reply: (options?: { resetForm?: boolean }) => SubmissionResult }
+type AcceptedForm = { reply: (options?: { resetForm?: boolean }) => SubmissionResult }
 
 type Change<In, Answer> = (input: In, form: AcceptedForm) => Promise<Answer>
 type ChangePerIntent<Schema extends z.ZodType, Answer> = {
