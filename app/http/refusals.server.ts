@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
-import { type DomainError, type Refusal, refusalFor } from '~/services/errors'
+import { type DomainError, refusalFor } from '~/services/errors'
 
 /**
  * How route modules answer what the domain refused: the one translation of the services' typed
