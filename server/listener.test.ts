@@ -161,7 +161,7 @@ describe('request bodies', () => {
     await stillServes()
   })
 
-  it('answers a JSON door in JSON, with a code', async () => {
+  it('answers a JSON endpoint in JSON, with a code', async () => {
     await start()
     const response = await fetch(`http://127.0.0.1:${port}/api/rpc/x`, {
       method: 'POST',

@@ -183,7 +183,7 @@ describe('requireAnonymous', () => {
   })
 })
 
-describe('resolveSession, what every request does before it reads (the doors too)', () => {
+describe('resolveSession, what every request does before it reads (the fast paths too)', () => {
   const db = database()
   const DAY_MS = 24 * 60 * 60 * 1000
   const cookieOf = (token: string) => `tw_session=${encodeURIComponent(token)}`

@@ -11,7 +11,7 @@ import type { z } from '~/utils/zod'
 import { TOOLS, type ToolName } from './tools.server'
 
 /**
- * An agent's tool takes its service's schema whole, as the RPC door does: a field added to a
+ * An agent's tool takes its service's schema whole, as the RPC endpoint does: a field added to a
  * service's schema reaches the tool, or this fails. `adds` are what a tool needs beyond the schema
  * (a page number); tools whose service takes no object schema list their arguments there.
  */

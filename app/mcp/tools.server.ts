@@ -23,9 +23,9 @@ import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.s
 import { z } from '~/utils/zod'
 
 /**
- * The tools /mcp offers an agent: each a thin call into the service the RPC door and the pages
+ * The tools /mcp offers an agent: each a thin call into the service the RPC endpoint and the pages
  * call, with the token's person as the actor, so an agent lives by exactly their rules. Inputs
- * are the services' own zod schemas, whole, as the RPC door takes them, so a field added to a
+ * are the services' own zod schemas, whole, as the RPC endpoint takes them, so a field added to a
  * schema reaches its tool (a test compares each tool's input with its schema); `isReadOnly` is the one fact the annotations and the refusal
  * of a `read` token both come from (app/mcp/server.server.ts).
  */

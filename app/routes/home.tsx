@@ -8,7 +8,7 @@ import { seo } from '~/utils/seo'
 import type { Route } from './+types/home'
 
 /*
- * The front door. Everything here is static markup: the page's first-load JavaScript is only
+ * The home page. Everything here is static markup: the page's first-load JavaScript is only
  * React Router's and the root's (docs/product-rules.md §6 allows 90 KB gzip for all of it), so nothing
  * heavy — no zod, no form library — may be imported into this module.
  */

@@ -6,11 +6,11 @@ export const TOKEN_REQUIRED_MESSAGE =
   'The MCP server needs a personal API token: send it as Authorization: Bearer <token>. Make one in Settings → Developer.'
 
 /**
- * The MCP door: the Model Context Protocol's Streamable HTTP transport for AI agents
+ * The MCP endpoint: the Model Context Protocol's Streamable HTTP transport for AI agents
  * (app/mcp/server.server.ts). Only a personal API token opens it, never a session cookie, so it
  * needs no CSRF token (the root middleware leaves it alone). Stateless, so POST is the whole
  * protocol: there is no server-initiated stream to GET and no session to DELETE (405, which the
- * transport's clients expect). Bodies are bounded as at every door (server/body-limits.ts).
+ * transport's clients expect). Bodies are bounded as at every endpoint (server/body-limits.ts).
  */
 async function answer({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   const caller = await callerOf(request, context)

@@ -38,7 +38,7 @@ describe('answers kept under a version', () => {
   })
 })
 
-describe('a versioned read over the door', () => {
+describe('a versioned read over the route', () => {
   test('comes compressed once, in the encoding the caller accepts, with the same bytes inside', async () => {
     const db = database()
     const owner = await createUser(db)

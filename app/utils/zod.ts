@@ -13,9 +13,10 @@ z.config({ jitless: true })
 export { z }
 
 /**
- * An object schema less the fields one door withholds, each named with its reason. The door takes
- * every other field, so a field added to the schema reaches it too: a door's input is its service's
- * schema by omission, never a `.pick` of the fields known today.
+ * An object schema less the fields one entry point withholds (an MCP tool, an assistant's tool),
+ * each named with its reason. The entry point takes every other field, so a field added to the
+ * schema reaches it too: its input is its service's schema by omission, never a `.pick` of the
+ * fields known today.
  */
 export function withholding<Shape extends z.ZodRawShape, Key extends keyof Shape & string>(
   schema: z.ZodObject<Shape>,

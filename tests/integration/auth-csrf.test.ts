@@ -81,7 +81,7 @@ describe('the route table', () => {
     }
   })
 
-  test('exempts only the RPC door (it checks mutations itself), the token-only MCP door, the theme switch and the signed Stripe webhook', () => {
+  test('exempts only the RPC endpoint (it checks mutations itself), the token-only MCP endpoint, the theme switch and the signed Stripe webhook', () => {
     expect(
       all
         .map((route) => route.path)

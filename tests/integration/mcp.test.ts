@@ -307,7 +307,7 @@ describe('/mcp refuses', () => {
     }
   })
 
-  test('a body over the doors’ bound: 413 before anything reads it', async () => {
+  test('a body over the endpoints’ bound: 413 before anything reads it', async () => {
     const response = await fetch(`${server.origin}/mcp`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${readToken}`, 'Content-Type': 'application/json' },

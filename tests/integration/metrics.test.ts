@@ -177,7 +177,7 @@ describe('a scrape after a scripted load', () => {
   })
 })
 
-describe('the /metrics door on the app port', () => {
+describe('the /metrics route on the app port', () => {
   test('asks for the bearer token', async () => {
     const without = await fetch(`${origin}/metrics`)
     expect(without.status).toBe(401)

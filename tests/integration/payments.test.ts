@@ -191,7 +191,7 @@ describe('starting checkout', () => {
   })
 })
 
-describe('the webhook door', () => {
+describe('the webhook endpoint', () => {
   async function post(body: string, signature: string | null) {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' }
     if (signature) headers['Stripe-Signature'] = signature

@@ -53,7 +53,7 @@ let browser: TestBrowser
 /** A parent with a subtask, every optional field set, shared with a verified person. */
 let parent: { id: string }
 let subtask: { id: string }
-/** Each as every door must answer it: what was written, and what the service adds. */
+/** Each as every read path must answer it: what was written, and what the service adds. */
 let views: { parent: TaskView; subtask: TaskView }
 
 /** The fields of the form as they were written: each is a field of the view, with that value. */
@@ -146,7 +146,7 @@ beforeAll(async () => {
       subtasksCompleted: 0,
     } as TaskView,
   }
-  // The fixture is what every door below is held to: each of its fields set, the instants too.
+  // The fixture is what every read path below is held to: each of its fields set, the instants too.
   for (const task of [views.parent, views.subtask]) expect(fieldsOf(task)).toEqual(VIEW)
   expect(views.subtask.completedAt).not.toBeNull()
   expect(views.parent.dueDate).not.toBeNull()
@@ -247,7 +247,7 @@ describe('the pages', () => {
   })
 })
 
-test('the task stream carries no copy of a task, only which task changed: whoever hears reads it through a door above', async () => {
+test('the task stream carries no copy of a task, only which task changed: whoever hears reads it through a path above', async () => {
   // A stream event names the task; the page reloads its data through its loader. An event that
   // started carrying a task's fields would be one more read path, and would have to carry them all.
   const REFERENCES = ['taskId', 'userId', 'oldStatus', 'newStatus']

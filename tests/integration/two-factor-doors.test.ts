@@ -156,7 +156,7 @@ describe('the sign-in form', () => {
   })
 })
 
-describe('the JSON door and RPC', () => {
+describe('the JSON endpoints and RPC', () => {
   const post = (path: string, json: unknown, cookie = '') =>
     callAction(authAction, {
       url: `/api/auth/${path}`,

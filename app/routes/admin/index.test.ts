@@ -142,7 +142,7 @@ describe('who gets a 404', () => {
       for (const [who, browser] of outsiders) {
         const page = await get(url, browser, module)
         if (page) expect({ who, url, status: page.status }).toEqual({ who, url, status: 404 })
-        // The stop button answers only a support session; every other door is closed to all of them.
+        // The stop button answers only a support session; every other way in is closed to all of them.
         if (url === '/admin/sign-in-as/stop' && who === 'an admin signed in as someone') continue
         for (const fields of INTENTS) {
           const answer = await post(url, browser, module, fields)

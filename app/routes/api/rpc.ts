@@ -7,7 +7,7 @@ import { answerRead } from '~/rpc/versioned-reads.server'
 import type { Route } from './+types/rpc'
 
 /**
- * The RPC door (docs/product-rules.md §5): oRPC's RPC protocol over the same services the route modules
+ * The RPC endpoint (docs/product-rules.md §5): oRPC's RPC protocol over the same services the route modules
  * use. A session cookie authenticates, and its mutations must also carry `x-csrf-token`; or a
  * personal API token as `Authorization: Bearer` (`callerOf`), whose mutations need write scope. GET serves read
  * procedures, POST everything, any other method is 405; it never redirects — an anonymous caller of a protected

@@ -6,7 +6,7 @@ import { deleteSession } from '~/services/sessions.server'
 import type { Route } from './+types/logout'
 
 /**
- * Sign Out: ends the session and goes to /dashboard (the spec's target, which then asks the
+ * Sign Out: ends the session and goes to /dashboard (which then asks the
  * signed-out visitor to sign in). A failure is only logged: the cookie is cleared regardless.
  */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -12,7 +12,7 @@ import { action, addedToast, DELETED_TOAST, FAILURE_TOASTS, loader, UPDATED_TOAS
 /**
  * /task/comments: the forms of the comments section as a browser posts them — with or without
  * JavaScript the same request — and what each leaves: rows, the redirect back to the page the
- * modal is open on, and the spec's toast.
+ * modal is open on, and the toast of docs/product-rules.md §4.
  */
 
 const db = database()
@@ -107,7 +107,7 @@ describe('adding', () => {
 })
 
 describe('editing, deleting, reacting', () => {
-  test('the author edits and deletes, with the spec toasts', async () => {
+  test('the author edits and deletes, with the toasts of product rules §4', async () => {
     const { grace, task, as } = await world()
     const comment = await createComment(db, { taskId: task.id, userId: grace.id, content: 'Draft' })
     const post = await as(grace)

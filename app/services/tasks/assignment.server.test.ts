@@ -44,7 +44,7 @@ async function sharedTask(isPublic = false) {
   return task.id
 }
 
-/** What the door's parse makes of an update, as every door calls the service. */
+/** What the schema's parse makes of an update, as every entry point calls the service. */
 const update = (input: Record<string, unknown>) => TaskUpdateSchema.parse(input)
 
 async function outcome(run: () => Promise<unknown>) {

@@ -8,7 +8,7 @@ import {
 } from './task-schemas'
 
 /**
- * The task schemas are what every door (the /task forms, the RPC inputs) runs before the service:
+ * The task schemas are what every entry point (the /task forms, the RPC inputs) runs before the service:
  * these cases are the edges a person can type. The service-side rules (own e-mail, parents) and the
  * same edges over RPC are in tasks/writes.server.test.ts and tests/integration/tasks-rpc.test.ts.
  */

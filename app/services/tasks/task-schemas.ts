@@ -2,7 +2,7 @@ import { PRIORITIES, STATUSES, TASK_LIMITS } from '~/domain/constants'
 import { z } from '~/utils/zod'
 
 /**
- * A task's fields as every door accepts them: the /task forms (conform), the RPC inputs, the AI
+ * A task's fields as every entry point accepts them: the /task forms (conform), the RPC inputs, the AI
  * assistant's tools and the service. Messages are what people read next to the field. Every limit
  * comes from `TASK_LIMITS`, which the forms give the browser too.
  */
@@ -87,7 +87,7 @@ export const TaskFieldsSchema = z.object({
 export type TaskFields = z.output<typeof TaskFieldsSchema>
 export type TaskInput = z.input<typeof TaskFieldsSchema>
 
-/** Which task a call is about: every door's task-id argument. */
+/** Which task a call is about: the task-id argument of every entry point. */
 export const TaskIdSchema = z.object({ taskId: z.string().min(1, 'taskId is required') })
 
 /** An update changes only what it names; absent fields stay as they are. */

@@ -7,7 +7,7 @@ import type { TaskView } from './view'
  * The fields of each view a client receives, at run time. The versioned reads' ETags are derived
  * from them (a new field changes the ETag, so no client is told its older answer is current), the
  * AI tools pass the task's on, and tests/integration/task-fields.test.ts demands each of them from
- * every door a task is read through. The task's are read from its columns (columns.server.ts),
+ * every path a task is read through. The task's are read from its columns (columns.server.ts),
  * the one place its fields are declared; the others are checked against their types with
  * `satisfies`, so `tsc` fails when a field of the type is missing here or a field here is not in
  * the type.

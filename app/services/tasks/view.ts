@@ -6,7 +6,7 @@ import type { TaskRow } from './reads.server'
  *
  * The view is not written out field by field: it is the row its columns read
  * (`taskViewColumns`, columns.server.ts — the one declaration of a task's fields), as the wire
- * carries it. A column added there is a field here, in every door's answer and in the lists
+ * carries it. A column added there is a field here, in every answer and in the lists
  * derived from it (view-fields.ts), with no other edit.
  */
 

@@ -37,7 +37,7 @@ const db = database()
 
 // ── Validation at the service ───────────────────────────────────────────────
 
-describe('validation, as a door calls the service (parse, then the service)', () => {
+describe('validation, as every entry point calls the service (parse, then the service)', () => {
   let owner: UserRow
   beforeAll(async () => {
     owner = await createUser(db, { name: 'Vera Valid' })
@@ -216,7 +216,7 @@ describe('validation, as a door calls the service (parse, then the service)', ()
     })
   })
 
-  // The rows' CHECK constraints are the last line behind a door that forgot to parse; because the
+  // The rows' CHECK constraints are the last line behind an entry point that forgot to parse; because the
   // event is written in the same transaction, a refused row leaves no event either.
   test('a row the database refuses leaves no task and no event', async () => {
     const me = viewerOf(owner)

@@ -30,7 +30,7 @@ type ConversationProps = {
 const textOf = (message: UIMessage | undefined) =>
   message?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') ?? ''
 
-/** The message of a refusal: our doors answer `{code, message}`; anything else as it came. */
+/** The message of a refusal: our endpoints answer `{code, message}`; anything else as it came. */
 function messageOf(error: Error) {
   try {
     const body = JSON.parse(error.message) as { message?: unknown }
