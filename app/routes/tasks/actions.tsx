@@ -33,48 +33,40 @@ const Intent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('hand-back'), taskId: z.string().min(1) }),
 ])
 
-const TOASTS = {
-  update: 'Task updated',
-  'set-status': 'Status updated',
-  share: 'Sharing updated',
-  'set-public': 'Visibility updated',
-  delete: 'Task deleted',
-  'hand-back': 'Task handed back',
-} as const
-
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const formData = await readFormData(request)
   const back = safeRedirect(formData.get('redirectTo'), '/task')
   const db = database()
+  const changed = (title: string) => redirectWithToast(withoutEditing(back), { type: 'success', title })
   return handleForm(
     formData,
     Intent,
-    async (input) => {
-      switch (input.intent) {
-        case 'update': {
-          const { intent: _intent, taskId, ...changes } = input
-          await updateTask(db, user, taskId, changes)
-          break
-        }
-        case 'set-status':
-          await setTaskStatus(db, user, input.taskId, input.status)
-          break
-        case 'share':
-          await updateTask(db, user, input.taskId, { sharedWith: input.sharedWith ?? [] })
-          break
-        case 'set-public':
-          await updateTask(db, user, input.taskId, { isPublic: input.isPublic })
-          break
-        case 'hand-back':
-          await updateTask(db, user, input.taskId, { assigneeId: null })
-          break
-        case 'delete': {
-          await deleteTask(db, user, input.taskId)
-          return redirectWithToast(withoutTask(back), { type: 'success', title: TOASTS.delete })
-        }
-      }
-      return redirectWithToast(withoutEditing(back), { type: 'success', title: TOASTS[input.intent] })
+    {
+      update: async ({ intent: _intent, taskId, ...changes }) => {
+        await updateTask(db, user, taskId, changes)
+        return changed('Task updated')
+      },
+      'set-status': async ({ taskId, status }) => {
+        await setTaskStatus(db, user, taskId, status)
+        return changed('Status updated')
+      },
+      share: async ({ taskId, sharedWith }) => {
+        await updateTask(db, user, taskId, { sharedWith: sharedWith ?? [] })
+        return changed('Sharing updated')
+      },
+      'set-public': async ({ taskId, isPublic }) => {
+        await updateTask(db, user, taskId, { isPublic })
+        return changed('Visibility updated')
+      },
+      delete: async ({ taskId }) => {
+        await deleteTask(db, user, taskId)
+        return redirectWithToast(withoutTask(back), { type: 'success', title: 'Task deleted' })
+      },
+      'hand-back': async ({ taskId }) => {
+        await updateTask(db, user, taskId, { assigneeId: null })
+        return changed('Task handed back')
+      },
     },
     { refusal: (error) => ({ error, back }) },
   )
