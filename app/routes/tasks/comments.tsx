@@ -64,23 +64,23 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   return handleForm(
     formData,
     Intent,
-    async (input) => {
-      switch (input.intent) {
-        case 'add': {
-          const { intent: _intent, ...comment } = input
-          const { notified } = await addComment(db, user, comment)
-          return redirectWithToast(done, { type: 'success', title: addedToast(notified) }, replace)
-        }
-        case 'edit':
-          await updateComment(db, user, input.commentId, input.content)
-          return redirectWithToast(done, { type: 'success', title: UPDATED_TOAST }, replace)
-        case 'delete':
-          await deleteComment(db, user, input.commentId)
-          return redirectWithToast(done, { type: 'success', title: DELETED_TOAST }, replace)
-        case 'react':
-          await toggleReaction(db, user, input.commentId, input.reactionType)
-          return redirect(done, replace)
-      }
+    {
+      add: async ({ intent: _intent, ...comment }) => {
+        const { notified } = await addComment(db, user, comment)
+        return redirectWithToast(done, { type: 'success', title: addedToast(notified) }, replace)
+      },
+      edit: async ({ commentId, content }) => {
+        await updateComment(db, user, commentId, content)
+        return redirectWithToast(done, { type: 'success', title: UPDATED_TOAST }, replace)
+      },
+      delete: async ({ commentId }) => {
+        await deleteComment(db, user, commentId)
+        return redirectWithToast(done, { type: 'success', title: DELETED_TOAST }, replace)
+      },
+      react: async ({ commentId, reactionType }) => {
+        await toggleReaction(db, user, commentId, reactionType)
+        return redirect(done, replace)
+      },
     },
     // `intent` as read above: the change's own once the form parsed, else 'add' when none is named.
     { refusal: (detail): CommentActionData => ({ error: FAILURE_TOASTS[intent], detail, back }) },
