@@ -59,9 +59,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   return handleForm(
     await readFormData(request),
     Intent,
-    async (input) => {
-      if (input.intent === 'mark-all-read') {
-        const marked = await markAllMentionsRead(db, user, input.upTo)
+    {
+      'mark-read': async ({ notificationId }) => {
+        await markNotificationRead(db, user, notificationId)
+        return redirectWithToast(INBOX_PATH, { type: 'success', title: 'Marked as read' })
+      },
+      'mark-all-read': async ({ upTo }) => {
+        const marked = await markAllMentionsRead(db, user, upTo)
         return redirectWithToast(INBOX_PATH, {
           type: 'success',
           title: marked === 0 ? 'Nothing left to mark' : 'All caught up',
@@ -70,9 +74,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
               ? undefined
               : `${marked} ${marked === 1 ? 'notification' : 'notifications'} marked as read.`,
         })
-      }
-      await markNotificationRead(db, user, input.notificationId)
-      return redirectWithToast(INBOX_PATH, { type: 'success', title: 'Marked as read' })
+      },
     },
     { refusal: (error) => ({ error }) },
   )
