@@ -38,13 +38,15 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   return handleForm(
     await readFormData(request),
     Intent,
-    async (input) => {
-      if (input.intent === 'rename') {
-        await renameChat(db, user, input.chatId, input.title)
+    {
+      rename: async ({ chatId, title }) => {
+        await renameChat(db, user, chatId, title)
         return redirectWithToast('/saved-chats', { type: 'success', title: 'Chat renamed' })
-      }
-      await deleteChat(db, user, input.chatId)
-      return redirectWithToast('/saved-chats', { type: 'success', title: 'Chat deleted' })
+      },
+      delete: async ({ chatId }) => {
+        await deleteChat(db, user, chatId)
+        return redirectWithToast('/saved-chats', { type: 'success', title: 'Chat deleted' })
+      },
     },
     { refusal: (error) => ({ error }) },
   )
