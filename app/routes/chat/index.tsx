@@ -6,7 +6,7 @@ import { database } from '~/db/client.server'
 import { handleForm } from '~/http/form-action.server'
 import { startAnswer } from '~/services/assistant/generate.server'
 import { chatModel, isModelConnected } from '~/services/assistant/model.server'
-import { ChatIdSchema, ChatMessageTextSchema } from '~/services/chat-schemas'
+import { ChatIdSchema, ChatMessageTextSchema, type ChatRequest } from '~/services/chat-schemas'
 import { requestStop, runningStream, waitForStream } from '~/services/chat-streams.server'
 import { type ChatSummary, getOwnChat, listSavedChats } from '~/services/chats.server'
 import { cn } from '~/utils/cn'
@@ -61,32 +61,26 @@ const Intent = z.discriminatedUnion('intent', [
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
+  /** Without JavaScript the page comes back once the whole answer is written. */
+  const answer = async (input: ChatRequest) => {
+    const streamId = await startAnswer(db, user, input, chatModel(), timeZoneFrom(request.headers))
+    await waitForStream(db, streamId)
+    return redirect(`/chat/${encodeURIComponent(input.chatId)}`)
+  }
   return handleForm(
     await readFormData(request),
     Intent,
-    async (input) => {
-      if (input.intent === 'stop') {
-        await getOwnChat(db, user, input.chatId)
-        await requestStop(db, input.chatId)
+    {
+      send: async ({ chatId, text, messageId }) =>
+        answer({ trigger: 'submit-message', chatId, text, messageId }),
+      regenerate: async ({ chatId }) => answer({ trigger: 'regenerate-message', chatId }),
+      approve: async ({ chatId, approvalId, approved }) =>
+        answer({ trigger: 'approve-tools', chatId, approvals: [{ id: approvalId, approved }] }),
+      stop: async ({ chatId }) => {
+        await getOwnChat(db, user, chatId)
+        await requestStop(db, chatId)
         return Response.json({ ok: true })
-      }
-      const streamId = await startAnswer(
-        db,
-        user,
-        input.intent === 'send'
-          ? { trigger: 'submit-message', chatId: input.chatId, text: input.text, messageId: input.messageId }
-          : input.intent === 'regenerate'
-            ? { trigger: 'regenerate-message', chatId: input.chatId }
-            : {
-                trigger: 'approve-tools',
-                chatId: input.chatId,
-                approvals: [{ id: input.approvalId, approved: input.approved }],
-              },
-        chatModel(),
-        timeZoneFrom(request.headers),
-      )
-      await waitForStream(db, streamId)
-      return redirect(`/chat/${encodeURIComponent(input.chatId)}`)
+      },
     },
     { refusal: (error) => ({ error }) },
   )
