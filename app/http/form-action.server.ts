@@ -42,9 +42,13 @@ type ChangePerIntent<Schema extends z.ZodType, Answer> = {
 
 /**
  * The changes of a section of a page, written apart from its action (`{ … } satisfies
- * IntentChanges<typeof SectionIntent>`), so the pages that hold the section spread them in.
+ * IntentChanges<typeof SectionIntent>`), so the pages that hold the section spread them in; with
+ * `Answer`, the changes a helper of its own hands on (`adminAction`).
  */
-export type IntentChanges<Schema extends z.ZodType<{ intent: string }>> = ChangePerIntent<Schema, unknown>
+export type IntentChanges<Schema extends z.ZodType<{ intent: string }>, Answer = unknown> = ChangePerIntent<
+  Schema,
+  Answer
+>
 
 type NextToTheFields = {
   /** Fields whose values never go back to the page (passwords, codes), in every answer. */

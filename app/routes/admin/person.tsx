@@ -58,23 +58,24 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context)
   const db = database()
   const { userId } = params
-  return adminAction(request, Intent, `/admin/people/${encodeURIComponent(userId)}`, async ({ intent }) => {
-    switch (intent) {
-      case 'resend-verification':
-        await resendVerification(db, admin, userId)
-        return { type: 'success', title: 'Verification e-mail sent' }
-      case 'end-sessions':
-        await endAllSessions(db, admin, userId)
-        return { type: 'success', title: 'Every session ended' }
-      case 'disable':
-        await disablePerson(db, admin, userId)
-        return { type: 'success', title: 'Account disabled', description: 'Every session has ended.' }
-      case 'enable':
-        await enablePerson(db, admin, userId)
-        return { type: 'success', title: 'Account enabled' }
-      case 'sign-in-as':
-        return startSupportSession(admin, userId, request, context)
-    }
+  return adminAction(request, Intent, `/admin/people/${encodeURIComponent(userId)}`, {
+    'resend-verification': async () => {
+      await resendVerification(db, admin, userId)
+      return { type: 'success', title: 'Verification e-mail sent' }
+    },
+    'end-sessions': async () => {
+      await endAllSessions(db, admin, userId)
+      return { type: 'success', title: 'Every session ended' }
+    },
+    disable: async () => {
+      await disablePerson(db, admin, userId)
+      return { type: 'success', title: 'Account disabled', description: 'Every session has ended.' }
+    },
+    enable: async () => {
+      await enablePerson(db, admin, userId)
+      return { type: 'success', title: 'Account enabled' }
+    },
+    'sign-in-as': async () => startSupportSession(admin, userId, request, context),
   })
 }
 

@@ -27,9 +27,11 @@ const Intent = z.object({ intent: z.literal('retry-invitation'), userId: z.strin
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context)
-  return adminAction(request, Intent, `/admin/purchases${url.search}`, async ({ userId }) => {
-    await retryInvitation(database(), admin, userId)
-    return { type: 'success', title: 'Invitation queued again' }
+  return adminAction(request, Intent, `/admin/purchases${url.search}`, {
+    'retry-invitation': async ({ userId }) => {
+      await retryInvitation(database(), admin, userId)
+      return { type: 'success', title: 'Invitation queued again' }
+    },
   })
 }
 

@@ -2,8 +2,10 @@ import { Link } from 'react-router'
 import { requireAdmin } from '~/auth/admin.server'
 import { ActionButton } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { database } from '~/db/client.server'
+import { type Database, database } from '~/db/client.server'
+import type { AdminActor } from '~/services/admin/audit.server'
 import { discardEmail, discardJob, getQueues, retryEmail, retryJob } from '~/services/admin/queues.server'
+import type { ToastInput } from '~/toast.server'
 import { z } from '~/utils/zod'
 import { adminAction } from './+parts/admin-actions.server'
 import { AdminPage, When } from './+parts/admin-page'
@@ -29,19 +31,21 @@ const Intent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('discard-email'), id: ItemId }),
 ])
 
-const CHANGES = {
-  'retry-job': [retryJob, 'Job queued again'],
-  'discard-job': [discardJob, 'Job discarded'],
-  'retry-email': [retryEmail, 'E-mail queued again'],
-  'discard-email': [discardEmail, 'E-mail discarded'],
-} as const
-
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context)
-  return adminAction(request, Intent, '/admin/queues', async ({ intent, id }) => {
-    const [change, title] = CHANGES[intent]
-    await change(database(), admin, id)
-    return { type: 'success', title }
+  const db = database()
+  /** A form on one listed item: the change to it, and the toast it leaves. */
+  const onItem =
+    (change: (db: Database, actor: AdminActor, id: string) => Promise<unknown>, title: string) =>
+    async ({ id }: { id: string }): Promise<ToastInput> => {
+      await change(db, admin, id)
+      return { type: 'success', title }
+    }
+  return adminAction(request, Intent, '/admin/queues', {
+    'retry-job': onItem(retryJob, 'Job queued again'),
+    'discard-job': onItem(discardJob, 'Job discarded'),
+    'retry-email': onItem(retryEmail, 'E-mail queued again'),
+    'discard-email': onItem(discardEmail, 'E-mail discarded'),
   })
 }
 
