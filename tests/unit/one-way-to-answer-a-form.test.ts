@@ -18,13 +18,6 @@ import { expect, test } from 'vitest'
 const ROOT = resolve(import.meta.dirname, '../..')
 const ROUTES = join(ROOT, 'app/routes')
 
-/**
- * The one exception, named with its reason: /login and /signup go through their remix-auth
- * strategy (app/auth/authenticator.server.ts), which parses the form and calls the account
- * service before the route sees it; this module answers what the strategy ended with.
- */
-const EXCEPTIONS = new Set(['app/routes/auth/+parts/auth-page.server.ts'])
-
 function routeModules(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
@@ -98,9 +91,7 @@ function answersByHand(file: string, text = readFileSync(file, 'utf8')) {
 }
 
 test('no route module parses a form, picks its change or answers its refusal by hand', () => {
-  const found = routeModules(ROUTES)
-    .filter((file) => !EXCEPTIONS.has(relative(ROOT, file)))
-    .flatMap((file) => answersByHand(file))
+  const found = routeModules(ROUTES).flatMap((file) => answersByHand(file))
   expect(found).toEqual([])
 })
 
@@ -141,10 +132,4 @@ test('the check finds an action that picks its change by the intent itself', () 
     'app/routes/example.tsx:7 picks its change by comparing the intent',
     'app/routes/example.tsx:12 picks its change with a switch on the intent',
   ])
-})
-
-test('the exceptions are still route modules that need them', () => {
-  for (const exception of EXCEPTIONS) {
-    expect(answersByHand(join(ROOT, exception)).length, exception).toBeGreaterThan(0)
-  }
 })

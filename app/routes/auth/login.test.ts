@@ -4,6 +4,7 @@ import { isValidCsrfToken } from '~/auth/csrf.server'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
 import { findSession } from '~/services/sessions.server'
+import { readFormData } from '~/utils/form-data.server'
 import {
   anonymousBrowser,
   callThroughMiddleware,
@@ -13,7 +14,7 @@ import {
   signedInBrowser,
 } from '../../../tests/helpers/auth'
 import { createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
-import { callAction, callLoader } from '../../../tests/helpers/route'
+import { buildRequest, callAction, callLoader } from '../../../tests/helpers/route'
 import { action, headers, loader } from './login'
 
 /**
@@ -162,6 +163,52 @@ describe('action', () => {
       })
       expect(answer).toMatchObject({ status: 302, location: '/dashboard' })
     }
+  })
+
+  test('signs in with the form as the sign-in schema reads it: the address trimmed and lower-cased', async () => {
+    const db = database()
+    const user = await createUser(db, { email: 'strategy@example.test' })
+    const answer = await callAction(action, {
+      url: '/login',
+      form: { email: ' STRATEGY@example.test ', password: TEST_PASSWORD, redirect: '/task' },
+      context: clientContext(),
+    })
+    expect(answer).toMatchObject({ status: 302, location: '/task' })
+    expect(await findSession(db, sessionCookieOf(answer.headers) ?? '')).toMatchObject({
+      user: { id: user.id, email: 'strategy@example.test' },
+    })
+  })
+
+  test('reads the form the CSRF check already parsed, never the body a second time', async () => {
+    await createUser(database(), { email: 'once@example.test' })
+    const request = buildRequest(
+      { url: '/login', form: { email: 'once@example.test', password: TEST_PASSWORD } },
+      'POST',
+    )
+    const form = await readFormData(request)
+    expect(request.bodyUsed).toBe(true)
+
+    // A second parse of the used body would fail.
+    const url = new URL(request.url)
+    const answer = await action({
+      request,
+      url,
+      context: clientContext(),
+      params: {},
+      pattern: '/login',
+    } as never)
+
+    expect(answer).toMatchObject({ status: 302 })
+    expect(await readFormData(request)).toBe(form)
+  })
+
+  test('a body that is not a form is the client’s mistake (415), not a refusal', async () => {
+    const answer = await callAction(action, {
+      url: '/login',
+      json: { email: 'x@example.test' },
+      context: clientContext(),
+    })
+    expect(answer).toMatchObject({ status: 415, thrown: true })
   })
 
   test('through the root middleware: refused without a token, signed in with the page’s token', async () => {

@@ -1,14 +1,15 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Link } from 'react-router'
-import { authenticateWithPassword } from '~/auth/authenticator.server'
 import { ActionForm } from '~/components/action-form'
 import { AuthCard } from '~/components/auth-card'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
+import { database } from '~/db/client.server'
 import { keepRetryAfter } from '~/http/refusals.server'
 import { SignInSchema } from '~/services/account-schemas'
+import { signInWithPassword } from '~/services/accounts.server'
 import { useIsPending } from '~/utils/pending'
 import { loadAuthPage, submitAuthForm } from './+parts/auth-page.server'
 import { PasskeySignIn } from './+parts/passkey-sign-in'
@@ -26,7 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function action(args: Route.ActionArgs) {
-  return submitAuthForm(args, authenticateWithPassword)
+  return submitAuthForm(args, SignInSchema, (input, ip) => signInWithPassword(database(), input, { ip }))
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,14 +1,15 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Link } from 'react-router'
-import { authenticateNewAccount } from '~/auth/authenticator.server'
 import { ActionForm } from '~/components/action-form'
 import { AuthCard } from '~/components/auth-card'
 import { ErrorList, Field } from '~/components/forms'
 import { OAuthButtons } from '~/components/oauth-buttons'
 import { StatusButton } from '~/components/ui/button'
+import { database } from '~/db/client.server'
 import { keepRetryAfter } from '~/http/refusals.server'
 import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/services/account-schemas'
+import { signUp } from '~/services/accounts.server'
 import { ONBOARDING_PATH } from '~/services/onboarding-steps'
 import { useIsPending } from '~/utils/pending'
 import { loadAuthPage, submitAuthForm } from './+parts/auth-page.server'
@@ -27,7 +28,7 @@ export const headers: Route.HeadersFunction = keepRetryAfter
 
 export async function action(args: Route.ActionArgs) {
   // A new account is guided through onboarding, unless it was on its way somewhere.
-  return submitAuthForm(args, authenticateNewAccount, {
+  return submitAuthForm(args, SignUpSchema, (input, ip) => signUp(database(), input, { ip }), {
     toast: (user) => ({
       type: 'success',
       title: 'Welcome to Threadwork!',

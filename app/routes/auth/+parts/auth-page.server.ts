@@ -1,20 +1,19 @@
-import { data, type RouterContextProvider } from 'react-router'
-import type { FormAttempt } from '~/auth/authenticator.server'
+import type { RouterContextProvider } from 'react-router'
 import { clientIp } from '~/auth/client-ip.server'
 import { csrfTokenFor, requireAnonymous } from '~/auth/context.server'
 import { redirectSignedIn } from '~/auth/login.server'
 import { configuredProviders } from '~/auth/oauth/config.server'
-import { replyWithError } from '~/http/refusals.server'
-import type { SignInSchema, SignUpSchema } from '~/services/account-schemas'
-import { isDomainError } from '~/services/errors'
+import { handleForm } from '~/http/form-action.server'
 import type { SessionUser } from '~/services/session-user'
 import type { ToastInput } from '~/toast.server'
+import { readFormData } from '~/utils/form-data.server'
 import { localPath, safeRedirect } from '~/utils/redirect.server'
+import type { z } from '~/utils/zod'
 
 /**
  * What /login and /signup share: a signed-in visitor goes straight on; the page gets its return
- * path, its CSRF token and the configured OAuth providers; a submission goes to its password
- * attempt and, on success, becomes a session and a redirect.
+ * path, its CSRF token and the configured OAuth providers; a submission signs the person in or
+ * up and, on success, becomes a session and a redirect.
  */
 const SIGNED_IN_PATH = '/dashboard'
 
@@ -31,12 +30,15 @@ export async function loadAuthPage({ request, context, url }: Args) {
 }
 
 /**
- * A sign-in or sign-up form, through its password attempt (authenticator.server.ts), which
- * reads and validates the form and calls the account service; this answers what it ended with.
+ * A sign-in or sign-up form, answered through `handleForm`: the form's schema parses it, the
+ * account service (which holds every rule, the rate limits among them) names the person, and the
+ * person gets a session and a redirect, or the two-factor step (`redirectSignedIn`). The client's
+ * address, for the rate limits, comes from the router context.
  */
-export async function submitAuthForm<Schema extends typeof SignInSchema | typeof SignUpSchema>(
+export async function submitAuthForm<Input extends { redirect?: string }>(
   { request, context }: Omit<Args, 'url'>,
-  authenticate: (request: Request, ip: string) => Promise<FormAttempt<Schema>>,
+  schema: z.ZodType<Input>,
+  enter: (input: Input, ip: string) => Promise<SessionUser>,
   {
     toast,
     landing = SIGNED_IN_PATH,
@@ -49,21 +51,20 @@ export async function submitAuthForm<Schema extends typeof SignInSchema | typeof
     isNewAccount?: boolean
   } = {},
 ) {
-  const attempt = await authenticate(request, clientIp(request, context))
-  if (!attempt.user) {
-    return attempt.refusal
-      ? replyWithError(attempt.submission, attempt.refusal, { hideFields: ['password'] })
-      : data({ result: attempt.submission.reply({ hideFields: ['password'] }) }, { status: 400 })
-  }
-  const to = safeRedirect(attempt.input.redirect, landing)
-  try {
-    return await redirectSignedIn({ request, context }, attempt.user.id, 'password', to, {
-      toast: toast?.(attempt.user),
-      isNewAccount,
-    })
-  } catch (error) {
-    // The right password for a disabled account: no session is created (sessions.server.ts).
-    if (isDomainError(error)) return replyWithError(attempt.submission, error, { hideFields: ['password'] })
-    throw error
-  }
+  const ip = clientIp(request, context)
+  return handleForm(
+    await readFormData(request),
+    schema,
+    async (input) => {
+      const user = await enter(input, ip)
+      const to = safeRedirect(input.redirect, landing)
+      // A disabled account refuses here, with the right password: no session is created
+      // (sessions.server.ts).
+      return redirectSignedIn({ request, context }, user.id, 'password', to, {
+        toast: toast?.(user),
+        isNewAccount,
+      })
+    },
+    { hideFields: ['password'] },
+  )
 }
