@@ -45,6 +45,7 @@ type DemoTask = Omit<typeof tasks.$inferInsert, WorkedOut> & {
 type WorkedOut =
   | 'id'
   | 'userId'
+  | 'workspaceId'
   | 'parentTaskId'
   | 'dueDate'
   | 'assigneeId'
@@ -357,6 +358,7 @@ export async function seedDemoWorkspace(db: Database, now = new Date()): Promise
         .values({
           ...columns,
           userId: userId(owner),
+          workspaceId: userId(owner),
           parentTaskId: parent ? taskIds.get(parent) : undefined,
           dueDate: dueIn(dueInDays),
           assigneeId: assignee ? userId(assignee) : undefined,

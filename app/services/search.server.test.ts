@@ -291,7 +291,7 @@ describe('who finds what', () => {
     await createComment(db, { taskId: task.id, userId: owner.id, content: 'narwhal detail' })
     // What the index alone matches for a person, before the rule has a say.
     const matched = async (person: UserRow) => {
-      const audience = `search_audience : (${audienceWords(viewerOf(person))})`
+      const audience = `search_audience : (${await audienceWords(db, viewerOf(person))})`
       const inTasks = `{${TASKS_INDEX.searched.join(' ')}} : ("narwhal"*) AND ${audience}`
       const inComments = `{${COMMENTS_INDEX.searched.join(' ')}} : ("narwhal"*) AND ${audience}`
       const [tasksFound] = await db.all<{ n: number }>(

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { comments, tasks, users } from '~/db/schema'
+import { comments, tasks, users, workspaceMembers } from '~/db/schema'
 import { SEARCH_LIMITS } from '~/domain/constants'
 import { MARK_END, MARK_START, type Part, type SearchInput, toMatchQuery, toParts } from './search-query'
 import { AUDIENCE_COLUMN, COMMENTS_INDEX, type SearchIndex, TASKS_INDEX } from './searched-fields.server'
@@ -60,19 +60,30 @@ const anyOf = (words: string[]) => words.map((word) => `"${word}"`).join(' OR ')
 const inAudience = (words: string[]) => `${AUDIENCE_COLUMN} : (${anyOf(words)})`
 
 const hex = (value: string) => Buffer.from(value, 'utf8').toString('hex')
-const ownerWord = (id: string) => `o${hex(id)}`
+const workspaceWord = (id: string) => `w${hex(id)}`
 
-function audienceOf(viewer: Viewer) {
+/** The ids of the workspaces a person is in: their rows carry one word each. */
+async function workspacesOf(db: Database, personId: string) {
+  const rows = await db
+    .select({ id: workspaceMembers.workspaceId })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, personId))
+  return rows.map((row) => row.id)
+}
+
+async function audienceOf(db: Database, viewer: Viewer) {
   const { id, email } = viewerValues(viewer)
-  return ['p', ...(id ? [ownerWord(id)] : []), ...(email ? [`s${hex(email)}`] : [])]
+  const workspaces = id ? await workspacesOf(db, id) : []
+  return ['p', ...workspaces.map(workspaceWord), ...(email ? [`s${hex(email)}`] : [])]
 }
 
 /**
- * The audience words a viewer's rows carry, as `task_audiences` (drizzle/0013_search_audience.sql)
- * writes them: their own id (`o`), public (`p`), and their verified address (`s`), in hex. A visitor
- * matches only public rows. A match query's alternatives, for the index's `search_audience` column.
+ * The audience words a viewer's rows carry, as `task_audiences` (drizzle/0014_workspaces.sql)
+ * writes them: each workspace they are in (`w`), public (`p`), and their verified address (`s`),
+ * in hex. A visitor matches only public rows. A match query's alternatives, for the index's
+ * `search_audience` column.
  */
-export const audienceWords = (viewer: Viewer) => anyOf(audienceOf(viewer))
+export const audienceWords = async (db: Database, viewer: Viewer) => anyOf(await audienceOf(db, viewer))
 
 /** Which rows a search ranks: the index's audience words, and what the task itself must hold. */
 type Among = { words: string[]; task: SQL | undefined }
@@ -179,7 +190,7 @@ export async function search(db: Database, viewer: Actor, input: SearchInput): P
   if ('message' in parsed) return { query, message: parsed.message, tasks: [], comments: [] }
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   // The rows the viewer's audience words reach are ranked; the rule decides each of them.
-  const among: Among = { words: audienceOf(viewer), task: ruleSql('see', viewerValues(viewer)) }
+  const among: Among = { words: await audienceOf(db, viewer), task: ruleSql('see', viewerValues(viewer)) }
   const [taskHits, commentHits] = await Promise.all([
     findTasks(db, among, parsed.match, limit),
     findComments(db, among, parsed.match, limit),
@@ -199,7 +210,8 @@ export async function searchOwnTasks(
   const query = input.query
   const parsed = toMatchQuery(query)
   if ('message' in parsed) return { query, message: parsed.message, tasks: [] }
-  const among: Among = { words: [ownerWord(owner.id)], task: eq(tasks.userId, owner.id) }
+  const words = (await workspacesOf(db, owner.id)).map(workspaceWord)
+  const among: Among = { words, task: eq(tasks.userId, owner.id) }
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   return { query, message: null, tasks: await findTasks(db, among, parsed.match, limit) }
 }

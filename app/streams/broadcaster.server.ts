@@ -2,7 +2,7 @@ import { type Database, onCommit } from '~/db/client.server'
 import { syncReplica } from '~/db/replicas.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
 import { readAudiences } from '~/services/tasks/audience.server'
-import type { TaskAudience } from '~/services/tasks/rule.server'
+import { storedAudience, type TaskAudience } from '~/services/tasks/rule.server'
 import { eventStreamFanOut } from '~/utils/metrics.server'
 
 /**
@@ -182,5 +182,5 @@ export function audienceOf(event: LoggedEvent, audiences: Map<string, TaskAudien
 }
 
 function deletedAudience(event: LoggedEvent) {
-  return event.type === 'task-deleted' ? (event.payload.audience as TaskAudience | undefined) : undefined
+  return event.type === 'task-deleted' ? storedAudience(event.payload.audience) : undefined
 }

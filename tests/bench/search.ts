@@ -121,9 +121,11 @@ async function seed() {
     const rows = Array.from({ length: Math.min(CHUNK, TASKS - i) }, (_, k) => {
       const id = crypto.randomUUID()
       taskIds.push(id)
+      const userId = (people[(i + k) % PEOPLE] as (typeof people)[number]).id
       return {
         id,
-        userId: (people[(i + k) % PEOPLE] as (typeof people)[number]).id,
+        userId,
+        workspaceId: userId,
         text: words(3, 8),
         details: random() < 0.5 ? words(10, 30) : null,
         isPublic: random() < 0.05,

@@ -45,6 +45,7 @@ function taskRow(userId: string, n: number, parentTaskId: string | null = null):
   return {
     id: `t${n}`,
     userId,
+    workspaceId: userId,
     parentTaskId,
     text: `Task number ${n}`,
     priority: PRIORITIES[n % 3],

@@ -62,12 +62,15 @@ export async function createUser(
   return user
 }
 
-/** A task owned by `overrides.userId`, or by a new user when none is given. */
+/**
+ * A task created by `overrides.userId`, or by a new user when none is given, in their personal
+ * workspace unless `overrides.workspaceId` names another.
+ */
 export async function createTask(db: Database, overrides: Partial<NewTask> = {}) {
   const userId = overrides.userId ?? (await createUser(db)).id
   const [task] = await db
     .insert(tasks)
-    .values({ text: `Task ${nextNumber()}`, ...overrides, userId })
+    .values({ text: `Task ${nextNumber()}`, ...overrides, userId, workspaceId: overrides.workspaceId ?? userId })
     .returning()
   if (!task) throw new Error('createTask: insert returned no row')
   return task

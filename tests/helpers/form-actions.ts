@@ -77,6 +77,8 @@ const TASK_EXAMPLE = {
   parentTaskId: '$ownTask',
   assigneeId: '$ownId',
   sharedWith: '$othersEmail, someone@example.test',
+  // Their personal workspace has their account's id.
+  workspaceId: '$ownId',
 } satisfies Record<keyof TaskInput, Example[string]>
 
 const API_AUTH_ENDPOINTS = [

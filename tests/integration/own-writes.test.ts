@@ -116,7 +116,7 @@ test('a sync waits for a transaction holding the replica’s one connection, ins
     isInside = resolve
   })
   const transaction = here.transaction(async (tx) => {
-    await tx.insert(tasks).values({ text: 'In a transaction', userId: user.id })
+    await tx.insert(tasks).values({ text: 'In a transaction', userId: user.id, workspaceId: user.id })
     isInside()
     await new Promise((resolve) => setTimeout(resolve, 100))
   })

@@ -103,6 +103,7 @@ beforeAll(async () => {
     isPublic: false,
     assigneeId: sharee.id,
     sharedWith: [sharee.email],
+    workspaceId: owner.id,
   } satisfies Required<Omit<TaskFields, 'parentTaskId'>>
   parent = await createTask(db, actor, parentFields)
   const subtaskFields = {
@@ -117,6 +118,7 @@ beforeAll(async () => {
     parentTaskId: parent.id,
     assigneeId: owner.id,
     sharedWith: [],
+    workspaceId: owner.id,
   } satisfies Required<TaskFields>
   subtask = await createTask(db, actor, subtaskFields)
   views = {

@@ -1,6 +1,8 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { PLAN_KINDS, PLANS, SIGN_IN_METHODS, VERIFICATION_PURPOSES } from '~/domain/constants'
 import { createdAt, id, ms, updatedAt } from './columns'
+// A cycle only through references resolved lazily: a session names its workspace, a workspace its people.
+import { workspaces } from './workspaces'
 
 /** People, their OAuth links, their sessions and the single-use links that prove an address. */
 export const users = sqliteTable('users', {
@@ -71,6 +73,10 @@ export const sessions = sqliteTable(
     method: text('method', { enum: SIGN_IN_METHODS }),
     /** True when a second factor (a code or a recovery code) was given after the first. */
     isTwoFactor: integer('two_factor', { mode: 'boolean' }).notNull().default(false),
+    /** The workspace this session works in (the header's switcher); null for the person's personal one. */
+    activeWorkspaceId: text('active_workspace_id').references((): AnySQLiteColumn => workspaces.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],

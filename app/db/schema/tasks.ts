@@ -11,15 +11,21 @@ import {
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { users } from './accounts'
 import { createdAt, id, ms, updatedAt } from './columns'
+import { workspaces } from './workspaces'
 
 /** Tasks and the addresses they are shared with. */
 export const tasks = sqliteTable(
   'tasks',
   {
     id: id(),
+    /** Who created it. Creating a task gives no access of its own: its workspace does (docs/product-rules.md §1). */
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The workspace it belongs to; a subtask is always in its parent's. */
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     details: text('details'),
     refLink: text('ref_link'),
@@ -45,6 +51,7 @@ export const tasks = sqliteTable(
   },
   (t) => [
     index('tasks_user_created_idx').on(t.userId, t.createdAt),
+    index('tasks_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('tasks_user_status_idx').on(t.userId, t.status),
     // The dashboard's aggregates read only these (app/services/stats.server.ts): its per-person
     // totals and its completions by day never touch the table's rows.

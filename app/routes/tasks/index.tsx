@@ -23,6 +23,7 @@ import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { handleForm } from '~/http/form-action.server'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { listParentCandidates } from '~/services/tasks/reads.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { TaskFieldsSchema, TaskListFiltersSchema } from '~/services/tasks/task-schemas'
 import { createTask } from '~/services/tasks/writes.server'
 import { redirectWithToast } from '~/toast.server'
@@ -67,7 +68,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const page = { limit: PAGE_SIZE, offset: (filters.page - 1) * PAGE_SIZE }
   const [groups, parents] = await Promise.all([
     listTaskGroups(db, user, filters, page, today),
-    listParentCandidates(db, user.id),
+    listParentCandidates(db, personalWorkspaceId(user)),
   ])
   return {
     groups,

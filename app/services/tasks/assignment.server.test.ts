@@ -139,7 +139,7 @@ describe("the edit view's list", () => {
     const mixed = await createUser(db, { name: 'Ann Mixed', email: `Ann.Mixed-${Date.now()}@Example.test` })
     const taskId = await sharedTask(true)
     await insertShares(db, taskId, [mixed.email.toLowerCase()])
-    const list = await listAssignable(db, { id: taskId, userId: people.owner.id })
+    const list = await listAssignable(db, { id: taskId, userId: people.owner.id, workspaceId: people.owner.id })
     expect(list.map((person) => person.name)).toEqual(['Olive Owner', 'Ann Mixed', 'Vera Verified'])
     const assigned = await updateTask(db, viewerOf(people.owner), taskId, update({ assigneeId: mixed.id }))
     expect(assigned.assigneeName).toBe('Ann Mixed')
@@ -239,7 +239,14 @@ describe('unsharing clears the assignment in the same commit', () => {
   test('a write that sets the shares and assigns guards the shares too: an assignee gone before the commit changes neither', async () => {
     const taskId = await sharedTask()
     const leaving = await createUser(db, { name: 'Lee Leaving' })
-    const audience = { ownerId: people.owner.id, isPublic: false, sharedWith: [leaving.email.toLowerCase()] }
+    const audience = {
+      ownerId: people.owner.id,
+      workspaceId: people.owner.id,
+      isPublic: false,
+      sharedWith: [leaving.email.toLowerCase()],
+      members: [people.owner.id],
+      admins: [people.owner.id],
+    }
     const guard = assigneeMayBeSql(leaving.id, taskId, audience)
     const [holds] = await db.select({ holds: guard }).from(sql`(SELECT 1)`)
     expect(Number(holds?.holds)).toBe(1)

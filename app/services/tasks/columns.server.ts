@@ -35,7 +35,7 @@ export function taskViewColumns(viewer: ViewerInSql) {
     hrs: tasks.hrs,
     /** The calendar day it is due (`YYYY-MM-DD`), read in each viewer's own time zone. */
     dueDate: tasks.dueDate,
-    /** Whom it is assigned to: its owner or someone it is shared with; null when nobody. */
+    /** Whom it is assigned to: a member of its workspace or someone it is shared with; null when nobody. */
     assigneeId: tasks.assigneeId,
     // By primary key, so neither the view's statement nor the list's needs another join.
     assigneeName: sql<
@@ -44,7 +44,10 @@ export function taskViewColumns(viewer: ViewerInSql) {
     assigneeImage: sql<
       string | null
     >`(SELECT ${assignee.image} FROM ${users} ${assignee} WHERE ${eq(assignee.id, tasks.assigneeId)})`,
+    /** Who created it. */
     userId: tasks.userId,
+    /** The workspace it belongs to. */
+    workspaceId: tasks.workspaceId,
     completedAt: tasks.completedAt,
     createdAt: tasks.createdAt,
     updatedAt: tasks.updatedAt,

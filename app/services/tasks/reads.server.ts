@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
-import { taskShares, tasks, users } from '~/db/schema'
+import { taskShares, tasks, users, workspaceMembers } from '~/db/schema'
+import { managesWorkspace, type WorkspaceRole } from '~/domain/workspaces'
 import { NotFound } from '../errors'
 import type { Actor, Viewer } from '../session-user'
 import { taskViewColumns } from './columns.server'
@@ -34,7 +35,7 @@ type Share = { email: string; name: string | null }
  */
 function selectTaskViews(db: Executor, viewer: Viewer, where: SQL | undefined) {
   return db
-    .select(taskViewColumns(viewerValues(viewer)))
+    .select({ ...taskViewColumns(viewerValues(viewer)), viewerRole: viewerRoleSql(viewer) })
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.userId))
     .where(where)
@@ -43,12 +44,26 @@ export type TaskRow = Awaited<ReturnType<typeof selectTaskViews>>[number]
 
 const sharesOf = (row: TaskRow) => JSON.parse(row.shares) as Share[]
 
-/** The task's audience, from the row already read. */
-function audienceOfRow(row: TaskRow): TaskAudience {
+/** The viewer's role in the task's workspace, read with the row; null when they are not in it. */
+function viewerRoleSql(viewer: Viewer) {
+  if (!viewer) return sql<WorkspaceRole | null>`NULL`
+  return sql<WorkspaceRole | null>`(SELECT ${workspaceMembers.role} FROM ${workspaceMembers} WHERE ${and(eq(workspaceMembers.workspaceId, tasks.workspaceId), eq(workspaceMembers.userId, viewer.id))})`
+}
+
+/**
+ * The task's audience as this viewer stands in it, from the row already read: the workspace's
+ * members are known only as far as the viewer is one of them, which is all deciding the rules
+ * for this viewer asks.
+ */
+function audienceOfRow(row: TaskRow, viewer: Viewer): TaskAudience {
+  const role = viewer ? row.viewerRole : null
   return {
     ownerId: row.userId,
+    workspaceId: row.workspaceId,
     isPublic: row.isPublic,
     sharedWith: sharesOf(row).map((share) => share.email),
+    members: role && viewer ? [viewer.id] : [],
+    admins: role && viewer && managesWorkspace(role) ? [viewer.id] : [],
   }
 }
 
@@ -60,7 +75,7 @@ function audienceOfRow(row: TaskRow): TaskAudience {
  * (docs/decisions/020-who-sees-whom.md).
  */
 function toView(row: TaskRow, may: Pick<Permissions, 'seeShares'>): TaskView {
-  const { shares: _shares, ...fields } = row
+  const { shares: _shares, viewerRole: _role, ...fields } = row
   const shares = sharesOf(row)
   return {
     ...fields,
@@ -79,13 +94,13 @@ function toView(row: TaskRow, may: Pick<Permissions, 'seeShares'>): TaskView {
 
 /** What the viewer may do with the task, by the rules, from the row already read; null when they may not see it. */
 function accessOf(row: TaskRow, viewer: Viewer): Access | null {
-  const may = permissionsOf(audienceOfRow(row), viewer)
+  const may = permissionsOf(audienceOfRow(row, viewer), viewer)
   return may.see ? { task: toView(row, may), may } : null
 }
 
 /** The task as the viewer may read it, for a read whose statement keeps only what they may see. */
 function viewOf(row: TaskRow, viewer: Viewer): TaskView {
-  return toView(row, permissionsOf(audienceOfRow(row), viewer))
+  return toView(row, permissionsOf(audienceOfRow(row, viewer), viewer))
 }
 
 /** A task with what the viewer may do with it; NotFound when they may not see it. */
@@ -123,25 +138,29 @@ export async function getTaskDetails(db: Database, viewer: Viewer, taskId: strin
 export type Assignable = { id: string; name: string }
 
 /**
- * Exactly the people the task may be assigned to (`TASK_RULES.beAssigned`): its owner first, then
- * the verified people it is shared with, by name. Only the owner and the accounts of the shares'
- * addresses (matched in any case, as accounts keep the case they signed up with) are candidates;
+ * Exactly the people the task may be assigned to (`TASK_RULES.beAssigned`): its creator first, then
+ * its workspace's other members and the verified people it is shared with, by name. Only the
+ * members and the accounts of the shares' addresses (matched in any case, as accounts keep the case they signed up with) are candidates;
  * the rule decides among them.
  */
 export async function listAssignable(
   db: Executor,
-  task: Pick<TaskView, 'id' | 'userId'>,
+  task: Pick<TaskView, 'id' | 'userId' | 'workspaceId'>,
 ): Promise<Assignable[]> {
   const sharedWith = db
     .select({ email: taskShares.email })
     .from(taskShares)
     .where(eq(taskShares.taskId, task.id))
+  const members = db
+    .select({ id: workspaceMembers.userId })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.workspaceId, task.workspaceId))
   const rows = await db
     .select({ id: users.id, name: users.name, email: users.email })
     .from(users)
     .where(
       and(
-        or(eq(users.id, task.userId), inArray(sql`lower(${users.email})`, sharedWith)),
+        or(inArray(users.id, members), inArray(sql`lower(${users.email})`, sharedWith)),
         ruleOnTaskSql('beAssigned', personInSql(users.id), task.id),
       ),
     )
@@ -189,13 +208,13 @@ const parentCandidates = preparedPerDatabase((db) =>
   db
     .select({ id: tasks.id, text: tasks.text })
     .from(tasks)
-    .where(and(eq(tasks.userId, sql.placeholder('ownerId')), sql`${tasks.parentTaskId} IS NULL`))
+    .where(and(eq(tasks.workspaceId, sql.placeholder('workspaceId')), sql`${tasks.parentTaskId} IS NULL`))
     .orderBy(desc(tasks.createdAt))
     .limit(100)
     .prepare(),
 )
 
-/** The owner's top-level tasks a new subtask may hang under (for the parent picker). */
-export async function listParentCandidates(db: Database, ownerId: string) {
-  return parentCandidates(db).all({ ownerId })
+/** The workspace's top-level tasks a new subtask may hang under (for the parent picker). */
+export async function listParentCandidates(db: Database, workspaceId: string) {
+  return parentCandidates(db).all({ workspaceId })
 }

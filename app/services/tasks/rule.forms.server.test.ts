@@ -54,27 +54,27 @@ type Place = `${Kind}` | `subtask of ${Kind}` | 'deleted'
  * task of its kind; a deleted task is nobody's to see.
  */
 const TABLE = `
-  viewer             kind           see  setStatus  change  comment  sharedWith  publicToThem  beAssigned  seeShares  mentionOwner  mentionSharedWith
-  owner              private        yes  yes        yes     yes      no          no            yes         yes        no            yes
-  owner              shared         yes  yes        yes     yes      no          no            yes         yes        no            yes
-  owner              public         yes  yes        yes     yes      no          no            yes         yes        no            no
-  owner              public+shared  yes  yes        yes     yes      no          no            yes         yes        no            no
-  shared-verified    private        no   no         no      no       no          no            no          no         no            no
-  shared-verified    shared         yes  yes        no      yes      yes         no            yes         no         yes           no
-  shared-verified    public         yes  no         no      yes      no          yes           no          no         no            no
-  shared-verified    public+shared  yes  yes        no      yes      yes         no            yes         no         no            no
-  shared-unverified  private        no   no         no      no       no          no            no          no         no            no
-  shared-unverified  shared         no   no         no      no       no          no            no          no         no            no
-  shared-unverified  public         yes  no         no      yes      no          yes           no          no         no            no
-  shared-unverified  public+shared  yes  no         no      yes      no          yes           no          no         no            no
-  stranger           private        no   no         no      no       no          no            no          no         no            no
-  stranger           shared         no   no         no      no       no          no            no          no         no            no
-  stranger           public         yes  no         no      yes      no          yes           no          no         no            no
-  stranger           public+shared  yes  no         no      yes      no          yes           no          no         no            no
-  anonymous          private        no   no         no      no       no          no            no          no         no            no
-  anonymous          shared         no   no         no      no       no          no            no          no         no            no
-  anonymous          public         yes  no         no      no       no          yes           no          no         no            no
-  anonymous          public+shared  yes  no         no      no       no          yes           no          no         no            no
+  viewer             kind           see  setStatus  change  delete  comment  sharedWith  publicToThem  beAssigned  seeShares  mentionOwner  mentionSharedWith
+  owner              private        yes  yes        yes     yes     yes      no          no            yes         yes        no            yes
+  owner              shared         yes  yes        yes     yes     yes      no          no            yes         yes        no            yes
+  owner              public         yes  yes        yes     yes     yes      no          no            yes         yes        no            no
+  owner              public+shared  yes  yes        yes     yes     yes      no          no            yes         yes        no            no
+  shared-verified    private        no   no         no      no      no       no          no            no          no         no            no
+  shared-verified    shared         yes  yes        no      no      yes      yes         no            yes         no         yes           no
+  shared-verified    public         yes  no         no      no      yes      no          yes           no          no         no            no
+  shared-verified    public+shared  yes  yes        no      no      yes      yes         no            yes         no         no            no
+  shared-unverified  private        no   no         no      no      no       no          no            no          no         no            no
+  shared-unverified  shared         no   no         no      no      no       no          no            no          no         no            no
+  shared-unverified  public         yes  no         no      no      yes      no          yes           no          no         no            no
+  shared-unverified  public+shared  yes  no         no      no      yes      no          yes           no          no         no            no
+  stranger           private        no   no         no      no      no       no          no            no          no         no            no
+  stranger           shared         no   no         no      no      no       no          no            no          no         no            no
+  stranger           public         yes  no         no      no      yes      no          yes           no          no         no            no
+  stranger           public+shared  yes  no         no      no      yes      no          yes           no          no         no            no
+  anonymous          private        no   no         no      no      no       no          no            no          no         no            no
+  anonymous          shared         no   no         no      no      no       no          no            no          no         no            no
+  anonymous          public         yes  no         no      no      no       no          yes           no          no         no            no
+  anonymous          public+shared  yes  no         no      no      no       no          yes           no          no         no            no
 `
 
 const RULES = Object.keys(TASK_RULES) as TaskRule[]

@@ -1,19 +1,22 @@
-import { type AnyColumn, and, eq, not, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import { type AnyColumn, and, eq, inArray, not, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import { taskShares, tasks, users } from '~/db/schema'
+import { taskShares, tasks, users, workspaceMembers } from '~/db/schema'
 import type { Viewer } from '../session-user'
 
 /**
  * The rules of tasks, in one place (docs/product-rules.md §1):
- * - a task is visible to its owner, to users it is shared with once they verified that e-mail,
- *   and to anyone when public (read-only for visitors who are not signed in);
- * - only the owner edits, shares, publishes or deletes; shared users may also change the status;
+ * - a task belongs to one workspace and is visible to its members (in a personal workspace, its one
+ *   owner), to users it is shared with once they verified that e-mail (its guests), and to anyone
+ *   when public (read-only for visitors who are not signed in); creating a task gives no access of
+ *   its own;
+ * - the members edit, assign, share, publish and move it; its guests may also change the status;
+ *   its creator while a member, and the workspace's owner and admins, delete it;
  * - any signed-in person who may see a task comments on it;
- * - a task is assigned to its owner or to a person it is shared with (verified), never to someone
+ * - a task is assigned to a member or to a person it is shared with (verified), never to someone
  *   who sees it only because it is public;
- * - whom a task is shared with is the owner's to know: others see names, never addresses;
- * - the owner may mention the people it is shared with, they may mention only the owner, and a
- *   public task allows no mentions;
+ * - whom a task is shared with is the members' to know: guests see names, never addresses;
+ * - members may mention the people it is shared with, a guest its creator, and a public task
+ *   allows no mentions;
  * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
  *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
  * - every change appends its event in the same transaction.
@@ -34,7 +37,12 @@ export const NOT_ALLOWED = 'Unauthorized to view this task'
 /** How a person stands to a task: the facts every rule is written in. */
 type Facts<Condition> = {
   isSignedIn: Condition
-  isOwner: Condition
+  /** Created it: what deleting asks, with membership. */
+  isCreator: Condition
+  /** A member of its workspace, whatever their role. */
+  isMember: Condition
+  /** Its workspace's owner or an admin of it. */
+  isAdmin: Condition
   /** Shared with their address, once they verified it. */
   isSharedWith: Condition
   isPublic: Condition
@@ -49,36 +57,41 @@ type Logic<Condition> = {
 
 type Rule = <Condition>(facts: Facts<Condition>, logic: Logic<Condition>) => Condition
 
-const see: Rule = (f, l) => l.any(f.isOwner, f.isSharedWith, f.isPublic)
-const sharedWith: Rule = (f, l) => l.all(l.not(f.isOwner), f.isSharedWith)
+const see: Rule = (f, l) => l.any(f.isMember, f.isSharedWith, f.isPublic)
+const sharedWith: Rule = (f, l) => l.all(l.not(f.isMember), f.isSharedWith)
 
 export const TASK_RULES = {
-  /** Who may see a task: its owner, the people it is shared with, anyone when it is public. */
+  /** Who may see a task: its workspace's members, the people it is shared with, anyone when it is public. */
   see,
-  /** Who may move it along: its owner and the people it is shared with. */
-  setStatus: (f, l) => l.any(f.isOwner, f.isSharedWith),
-  /** Who may edit, share, publish or delete it: its owner. */
-  change: (f) => f.isOwner,
-  /** Who learns whom it is shared with (their addresses, and the invitees without an account): its owner. */
-  seeShares: (f) => f.isOwner,
+  /** Who may move it along: the members and the people it is shared with. */
+  setStatus: (f, l) => l.any(f.isMember, f.isSharedWith),
+  /** Who may edit, assign, share, publish or move it to another of their workspaces: the members. */
+  change: (f) => f.isMember,
+  /** Who may delete it: its creator while a member, and the workspace's owner and admins. */
+  delete: (f, l) => l.any(l.all(f.isCreator, f.isMember), f.isAdmin),
+  /** Who learns whom it is shared with (their addresses, and the invitees without an account): the members. */
+  seeShares: (f) => f.isMember,
   /** Who may comment on it, reply and react: a signed-in person who may see it. */
   comment: (f, l) => l.all(f.isSignedIn, see(f, l)),
-  /** It reaches them as a share: shared with them and not theirs (the list's and dashboard's "Shared"). */
-  sharedWith,
-  /** They see it only because it is public: neither theirs nor shared with them (the list's "Public"). */
-  publicToThem: (f, l) => l.all(f.isPublic, l.not(f.isOwner), l.not(f.isSharedWith)),
   /**
-   * Who may be assigned it: its owner or a person it is shared with — seeing it because it is
+   * It reaches them as a share: shared with them, from a workspace they are not in (the list's and
+   * dashboard's "Shared"): they are its guest.
+   */
+  sharedWith,
+  /** They see it only because it is public: neither in its workspace nor shared with them (the list's "Public"). */
+  publicToThem: (f, l) => l.all(f.isPublic, l.not(f.isMember), l.not(f.isSharedWith)),
+  /**
+   * Who may be assigned it: a member or a person it is shared with — seeing it because it is
    * public is not enough. Applied with the candidate in the viewer's place (`personInSql`).
    */
-  beAssigned: (f, l) => l.any(f.isOwner, f.isSharedWith),
-  /** Who may mention its owner: a person it is shared with, unless it is public (no mentions there). */
+  beAssigned: (f, l) => l.any(f.isMember, f.isSharedWith),
+  /** Who may mention its creator: a guest, unless it is public (no mentions there). */
   mentionOwner: (f, l) => l.all(l.not(f.isPublic), sharedWith(f, l)),
   /**
-   * Who may mention the people it is shared with (those `sharedWith` holds for): its owner,
-   * unless it is public.
+   * Who may mention the people it is shared with (those `sharedWith` holds for) and the
+   * workspace's other members: a member, unless it is public.
    */
-  mentionSharedWith: (f, l) => l.all(l.not(f.isPublic), f.isOwner),
+  mentionSharedWith: (f, l) => l.all(l.not(f.isPublic), f.isMember),
 } satisfies Record<string, Rule>
 
 export type TaskRule = keyof typeof TASK_RULES
@@ -103,6 +116,8 @@ type Form<Condition, Value> = Logic<Condition> & {
 /** A task as one form reads it, asked about a person's id or address. */
 type TaskAs<Condition, Value> = {
   isOwnedBy(id: Value): Condition
+  hasMember(id: Value): Condition
+  hasAdmin(id: Value): Condition
   isSharedWith(email: Value): Condition
   isPublic: Condition
 }
@@ -122,10 +137,13 @@ function factsOf<Condition, Value>(
 ): Facts<Condition> {
   const { id, email } = person
   const isSignedIn = id === null ? form.is(false) : form.isSomeone(id)
+  // Never NULL, even for a placeholder bound to NULL, so that `not` of it holds for a visitor.
+  const ofSomeone = (fact: (id: Value) => Condition) => (id === null ? form.is(false) : form.all(isSignedIn, fact(id)))
   return {
     isSignedIn,
-    // Never NULL, even for a placeholder bound to NULL, so that `not` of it holds for a visitor.
-    isOwner: id === null ? form.is(false) : form.all(isSignedIn, task.isOwnedBy(id)),
+    isCreator: ofSomeone(task.isOwnedBy),
+    isMember: ofSomeone(task.hasMember),
+    isAdmin: ofSomeone(task.hasAdmin),
     isSharedWith: email === null ? form.is(false) : task.isSharedWith(email),
     isPublic: task.isPublic,
   }
@@ -139,21 +157,66 @@ function factsOf<Condition, Value>(
  * a write works out the one it will leave, and reads build it from the row they hold.
  */
 export type TaskAudience = {
+  /** Who created it. */
   ownerId: string
+  workspaceId: string
   isPublic: boolean
   /** The addresses it is shared with, lower case as stored. */
   sharedWith: string[]
+} & WorkspaceAudience
+
+/** Who is in a workspace, as the rules read it: every member's id, and those of its owner and admins. */
+export type WorkspaceAudience = { members: string[]; admins: string[] }
+
+/** Its members, or (`admins`) its owner and admins; `eq` qualifies each column, as a bare one in `sql` is not. */
+function inWorkspace(workspaceId: SqlValue, admins: boolean) {
+  return and(eq(workspaceMembers.workspaceId, workspaceId), admins ? MANAGES : undefined) as SQL
+}
+const MANAGES = inArray(workspaceMembers.role, ['owner', 'admin'])
+
+const membersOf = (workspaceId: AnyColumn | SQLWrapper, admins: boolean) =>
+  sql<string>`(SELECT json_group_array(${workspaceMembers.userId}) FROM ${workspaceMembers} WHERE ${inWorkspace(workspaceId, admins)})`
+
+/** A workspace's `WorkspaceAudience` as columns, the ids as JSON text (`audienceOf` reads them). */
+export function workspaceAudienceColumns(workspaceId: AnyColumn | SQLWrapper) {
+  return { members: membersOf(workspaceId, false), admins: membersOf(workspaceId, true) }
 }
 
-/** A `TaskAudience` as columns of `tasks`, the addresses as JSON text (`audienceOf` reads it). */
+/** A `TaskAudience` as columns of `tasks`, the addresses and ids as JSON text (`audienceOf` reads it). */
 export const taskAudienceColumns = {
   ownerId: tasks.userId,
+  workspaceId: tasks.workspaceId,
   isPublic: tasks.isPublic,
   sharedWith: sql<string>`(SELECT json_group_array(${taskShares.email}) FROM ${taskShares} WHERE ${eq(taskShares.taskId, tasks.id)})`,
+  ...workspaceAudienceColumns(tasks.workspaceId),
 }
 
-export function audienceOf(row: { ownerId: string; isPublic: boolean; sharedWith: string }): TaskAudience {
-  return { ownerId: row.ownerId, isPublic: row.isPublic, sharedWith: JSON.parse(row.sharedWith) as string[] }
+type AudienceRow = { [Key in keyof TaskAudience]: Key extends 'isPublic' | 'ownerId' | 'workspaceId' ? TaskAudience[Key] : string }
+
+export function audienceOf(row: AudienceRow): TaskAudience {
+  return {
+    ownerId: row.ownerId,
+    workspaceId: row.workspaceId,
+    isPublic: row.isPublic,
+    sharedWith: JSON.parse(row.sharedWith) as string[],
+    members: JSON.parse(row.members) as string[],
+    admins: JSON.parse(row.admins) as string[],
+  }
+}
+
+/**
+ * An audience an event stored (a deletion's, or the one a change left behind). Those stored before
+ * tasks had workspaces name only the owner, then its one member: read as such.
+ */
+export function storedAudience(stored: unknown): TaskAudience | undefined {
+  if (typeof stored !== 'object' || stored === null) return undefined
+  const audience = stored as Partial<TaskAudience> & Pick<TaskAudience, 'ownerId' | 'isPublic' | 'sharedWith'>
+  return {
+    ...audience,
+    workspaceId: audience.workspaceId ?? audience.ownerId,
+    members: audience.members ?? [audience.ownerId],
+    admins: audience.admins ?? [audience.ownerId],
+  }
 }
 
 /** An audience known now, asked in memory or, about a person a statement reads, in SQL. */
@@ -163,18 +226,27 @@ function audienceAs<Condition, Value>(
 ): TaskAs<Condition, Value> {
   return {
     isOwnedBy: (id) => form.equals(id, audience.ownerId),
+    hasMember: (id) => form.isAmong(id, audience.members),
+    hasAdmin: (id) => form.isAmong(id, audience.admins),
     isSharedWith: (email) => form.isAmong(email, audience.sharedWith),
     isPublic: form.is(audience.isPublic),
   }
 }
 
 /** A task row as the rules read it: `tasks`, or an alias of it (a subtask inside a subquery). */
-export type TaskColumns = Record<'id' | 'userId' | 'isPublic', AnyColumn>
+export type TaskColumns = Record<'id' | 'userId' | 'workspaceId' | 'isPublic', AnyColumn>
+
+/** Whether the person is in the workspace, as a member or (`admins`) as its owner or an admin. */
+export function inWorkspaceSql(workspaceId: SqlValue, id: SqlValue, admins: boolean) {
+  return sql`EXISTS (SELECT 1 FROM ${workspaceMembers} WHERE ${and(inWorkspace(workspaceId, admins), eq(workspaceMembers.userId, id))})`
+}
 
 /** A row of `tasks` (or an alias) as a statement reads it. */
 function rowAs(task: TaskColumns): TaskAs<Condition, SqlValue> {
   return {
     isOwnedBy: (id) => eq(task.userId, id),
+    hasMember: (id) => inWorkspaceSql(task.workspaceId, id, false),
+    hasAdmin: (id) => inWorkspaceSql(task.workspaceId, id, true),
     isSharedWith: (email) =>
       sql`${task.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${eq(taskShares.email, email)})`,
     // A literal, not a parameter: the partial index on public tasks matches `is_public = 1` only.

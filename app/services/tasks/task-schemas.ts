@@ -65,6 +65,9 @@ export function splitEmails(value: unknown): unknown {
     .filter(Boolean)
 }
 
+/** A workspace's id, as every entry point takes it (`organization.id` to better-auth's clients). */
+export const WorkspaceIdSchema = z.string({ error: 'Choose a workspace' }).trim().min(1, 'Choose a workspace').max(100)
+
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value)
 
 export const TaskFieldsSchema = z.object({
@@ -82,6 +85,8 @@ export const TaskFieldsSchema = z.object({
   /** The owner's own id, or a verified person among `sharedWith`; absent or empty: nobody. */
   assigneeId: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   sharedWith: z.preprocess(splitEmails, ShareEmailsSchema).default([]),
+  /** One of the creator's workspaces; absent: the one they work in (their active, else personal). */
+  workspaceId: z.preprocess(emptyToUndefined, WorkspaceIdSchema.optional()),
 })
 
 export type TaskFields = z.output<typeof TaskFieldsSchema>
@@ -111,6 +116,8 @@ export const TaskUpdateSchema = z.object({
   /** Empty or null: nobody (the one change the assignee may make, handing it back). */
   assigneeId: z.preprocess((value) => (value === '' ? null : value), z.string().min(1).nullable().optional()),
   sharedWith: z.preprocess(splitEmails, ShareEmailsSchema.optional()),
+  /** Another of the editor's workspaces, to move it there with its subtasks. */
+  workspaceId: z.preprocess(emptyToUndefined, WorkspaceIdSchema.optional()),
 })
 
 export type TaskUpdate = z.output<typeof TaskUpdateSchema>

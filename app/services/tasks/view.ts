@@ -28,7 +28,7 @@ export type FromShares = {
 }
 
 /** The wire shape RPC clients rely on (docs/product-rules.md §5), plus what the list shows of subtasks. */
-export type TaskView = OnTheWire<Omit<TaskRow, 'shares'>> & FromShares
+export type TaskView = OnTheWire<Omit<TaskRow, 'shares' | 'viewerRole'>> & FromShares
 
 /** What a row of the task list shows, and nothing more: the page sends every field it is given. */
 export const TASK_LIST_ITEM_FIELDS = [

@@ -138,7 +138,15 @@ describe('events: each change writes exactly its events', () => {
         payload: {
           taskId: task.id,
           userId: owner.id,
-          audience: { ownerId: owner.id, isPublic: true, sharedWith: ['grace@example.test'] },
+          audience: {
+            ownerId: owner.id,
+            isPublic: true,
+            sharedWith: ['grace@example.test'],
+            // In the owner's personal workspace: its one member.
+            workspaceId: owner.id,
+            members: [owner.id],
+            admins: [owner.id],
+          },
         },
       },
     ])

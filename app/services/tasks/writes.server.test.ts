@@ -350,7 +350,8 @@ describe('subtasks', () => {
       [parent, ...children].map((task) => task.id).sort(),
     )
     // Each carries who could see it, for streams to decide who hears of the deletion.
-    const audience = { ownerId: ada.id, isPublic: false, sharedWith: [] }
+    const personal = { workspaceId: ada.id, members: [ada.id], admins: [ada.id] }
+    const audience = { ownerId: ada.id, isPublic: false, sharedWith: [], ...personal }
     for (const event of written) {
       expect(event.payload).toEqual({ taskId: event.taskId, userId: ada.id, audience })
     }

@@ -16,16 +16,19 @@ import {
   clearLostAssigneeStep,
   handBackTask,
 } from './assignment.server'
+import { personalWorkspaceId, requireMembership } from '../workspaces/membership.server'
 import { readAudiences } from './audience.server'
 import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
 import {
   NOT_ALLOWED,
+  inWorkspaceSql,
   ruleOnTaskSql,
   ruleSql,
   TASK_NOT_FOUND,
   type TaskAudience,
   viewerValues,
+  type WorkspaceAudience,
 } from './rule.server'
 import type { TaskFields, TaskUpdate } from './task-schemas'
 import type { TaskView } from './view'
@@ -36,24 +39,27 @@ import type { TaskView } from './view'
  * statement carries it as its condition.
  */
 
-async function requireOwner(db: Executor, actor: Actor, taskId: string) {
+async function requireOwner(db: Executor, actor: Actor, taskId: string, rule: 'change' | 'delete' = 'change') {
   const access = await getTask(db, actor, taskId)
-  if (!access.may.change) throw new Forbidden(NOT_ALLOWED)
+  if (!access.may[rule]) throw new Forbidden(NOT_ALLOWED)
   return access.task
 }
 
-/** A parent must be the owner's own top-level task: one level deep, so no cycles. */
-async function checkParent(db: Executor, ownerId: string, parentTaskId: string, childId?: string) {
+/**
+ * A parent must be a top-level task of the subtask's workspace, which a subtask never leaves: one
+ * level deep, so no cycles.
+ */
+async function checkParent(db: Executor, workspaceId: string, parentTaskId: string, childId?: string) {
   if (parentTaskId === childId)
     throw new Invalid('A task cannot be its own subtask.', [
       { path: ['parentTaskId'], message: 'A task cannot be its own subtask.' },
     ])
   const [parent] = await db
-    .select({ userId: tasks.userId, parentTaskId: tasks.parentTaskId })
+    .select({ workspaceId: tasks.workspaceId, parentTaskId: tasks.parentTaskId })
     .from(tasks)
     .where(eq(tasks.id, parentTaskId))
     .limit(1)
-  if (!parent || parent.userId !== ownerId) {
+  if (!parent || parent.workspaceId !== workspaceId) {
     throw new Invalid('The parent must be one of your tasks.', [
       { path: ['parentTaskId'], message: 'The parent must be one of your tasks.' },
     ])
@@ -125,14 +131,26 @@ function completedAtFor(
 }
 
 export async function createTask(db: Database, actor: Actor, fields: TaskFields): Promise<TaskView> {
+  const workspaceId = fields.workspaceId ?? personalWorkspaceId(actor)
+  const members = await requireMembership(db, actor.id, workspaceId)
   await checkShares(db, actor, fields.sharedWith)
-  if (fields.parentTaskId) await checkParent(db, actor.id, fields.parentTaskId)
+  if (fields.parentTaskId) await checkParent(db, workspaceId, fields.parentTaskId)
   const { assigneeId } = fields
-  const audience = { ownerId: actor.id, isPublic: fields.isPublic, sharedWith: fields.sharedWith }
+  const audience: TaskAudience = {
+    ownerId: actor.id,
+    workspaceId,
+    isPublic: fields.isPublic,
+    sharedWith: fields.sharedWith,
+    ...members,
+  }
   if (assigneeId) await checkAssignee(db, audience, assigneeId)
   const id = crypto.randomUUID()
-  // Every statement only while the assignee may still be assigned it (always when nobody is).
-  const mayWrite = assigneeMayBeSql(assigneeId, id, audience)
+  // Every statement only while the creator is still in the workspace and the assignee may still
+  // be assigned it (always when nobody is).
+  const mayWrite = and(
+    inWorkspaceSql(workspaceId, actor.id, false),
+    assigneeMayBeSql(assigneeId, id, audience),
+  ) as SQL
   const now = new Date()
   const { task } = await commit(db, {
     task: insertIf(
@@ -143,6 +161,7 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
         assigneeId: assigneeId ?? null,
         id,
         userId: actor.id,
+        workspaceId,
         completedAt: completedAtFor(fields.status, null, now),
         createdAt: now,
         updatedAt: now,
@@ -157,8 +176,11 @@ export async function createTask(db: Database, actor: Actor, fields: TaskFields)
       mayWrite,
     ),
   })
-  // The assignee's account went between the check and the commit.
-  if (task.rowsAffected === 0) throw cannotBeAssigned()
+  // The creator left the workspace, or the assignee's account went, between the checks and the commit.
+  if (task.rowsAffected === 0) {
+    await requireMembership(db, actor.id, workspaceId)
+    throw cannotBeAssigned()
+  }
   return (await getTask(db, actor, id)).task
 }
 
@@ -172,13 +194,21 @@ export async function updateTask(
     return handBackTask(db, actor, taskId)
   }
   const before = await requireOwner(db, actor, taskId)
+  const moves = changes.workspaceId !== undefined && changes.workspaceId !== before.workspaceId
+  const workspaceId = changes.workspaceId ?? before.workspaceId
+  const members = await requireMembership(db, actor.id, workspaceId)
+  // Who was in the workspace it leaves, for the audience its event keeps (webhooks judge by it).
+  const membersBefore = moves ? await requireMembership(db, actor.id, before.workspaceId) : members
+  if (moves) await checkMove(db, before, changes)
   if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
-  if (changes.parentTaskId) await checkParent(db, actor.id, changes.parentTaskId, taskId)
+  if (changes.parentTaskId) await checkParent(db, workspaceId, changes.parentTaskId, taskId)
   const { assigneeId } = changes
-  const after = {
-    ownerId: actor.id,
+  const after: TaskAudience = {
+    ownerId: before.userId,
+    workspaceId,
     isPublic: changes.isPublic ?? before.isPublic,
     sharedWith: changes.sharedWith ?? before.sharedWith,
+    ...members,
   }
   if (assigneeId) await checkAssignee(db, after, assigneeId)
   const status = changes.status ?? before.status
@@ -189,7 +219,8 @@ export async function updateTask(
   // statement carries both, so the shares never change without the assignment that needed them.
   const isOwned = and(
     stillOwnedSql(actor, taskId),
-    assigneeMayBeSql(assigneeId, taskId, changes.sharedWith ? after : undefined),
+    moves ? inWorkspaceSql(workspaceId, actor.id, false) : undefined,
+    assigneeMayBeSql(assigneeId, taskId, changes.sharedWith || moves ? after : undefined),
   ) as SQL
   const { task } = await commit(db, {
     ...(changes.sharedWith ? replaceSharesSteps(db, taskId, changes.sharedWith, isOwned, now) : {}),
@@ -201,8 +232,15 @@ export async function updateTask(
         updatedAt: now,
       })
       .where(and(eq(tasks.id, taskId), isOwned)),
-    // Unshared with its assignee: the assignment goes in the same commit.
-    lostAssignee: changes.sharedWith ? clearLostAssigneeStep(db, taskId, now) : undefined,
+    // A subtask is always in its parent's workspace: they move together.
+    subtasksMoved: moves
+      ? db
+          .update(tasks)
+          .set({ workspaceId, updatedAt: now })
+          .where(and(eq(tasks.parentTaskId, taskId), isOwned))
+      : undefined,
+    // Unshared with its assignee, or moved where they are not: the assignment goes in the same commit.
+    lostAssignee: changes.sharedWith || moves ? clearLostAssigneeStep(db, taskId, now) : undefined,
     notice: assignmentNoticeSteps(
       db,
       actor,
@@ -217,7 +255,7 @@ export async function updateTask(
         topic: 'tasks',
         type: 'task-updated',
         taskId,
-        payload: { taskId, userId: actor.id, ...audienceChange(before, changes) },
+        payload: { taskId, userId: actor.id, ...audienceChange(before, changes, membersBefore) },
       },
       isOwned,
     ),
@@ -248,14 +286,26 @@ export async function updateTask(
  * name a deletion's event uses for the same (streams never send it): webhooks judge each earlier
  * event by the audience it had (app/services/webhooks/fan-out.server.ts).
  */
-function audienceChange(before: TaskView, changes: TaskUpdate) {
-  if (changes.sharedWith === undefined && changes.isPublic === undefined) return {}
+function audienceChange(before: TaskView, changes: TaskUpdate, members: WorkspaceAudience) {
+  const moves = changes.workspaceId !== undefined && changes.workspaceId !== before.workspaceId
+  if (changes.sharedWith === undefined && changes.isPublic === undefined && !moves) return {}
   const audience: TaskAudience = {
     ownerId: before.userId,
+    workspaceId: before.workspaceId,
     isPublic: before.isPublic,
     sharedWith: before.sharedWith,
+    ...members,
   }
   return { audience }
+}
+
+/** A task moves to another of the editor's workspaces only as a whole: a subtask stays with its parent. */
+async function checkMove(db: Executor, before: TaskView, changes: TaskUpdate) {
+  const parentTaskId = changes.parentTaskId === undefined ? before.parentTaskId : changes.parentTaskId
+  if (parentTaskId) {
+    const message = 'A subtask stays in its parent’s workspace.'
+    throw new Invalid(message, [{ path: ['workspaceId'], message }])
+  }
 }
 
 /** `{ assigneeId: null }` and nothing else: what an assignee may send to hand a task back. */
@@ -319,7 +369,7 @@ export async function shareTask(
 export async function deleteTask(db: Database, actor: Actor, taskId: string) {
   // A subtask added between the read and the commit keeps its parent (see below): read again.
   for (let attempt = 1; ; attempt++) {
-    await requireOwner(db, actor, taskId)
+    await requireOwner(db, actor, taskId, 'delete')
     if (await deleteTaskOnce(db, actor, taskId)) return
     if (attempt === 3) throw new Conflict('The task changed while it was being deleted. Please try again.')
   }
@@ -343,7 +393,7 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
       },
       onlyIf,
     )
-  const isOwned = stillOwnedSql(actor, taskId)
+  const isOwned = ruleOnTaskSql('delete', viewerValues(actor), taskId)
   const { task } = await commit(db, {
     // Subtasks first, each with its event: deleting the parent first would let the foreign key
     // cascade remove them unseen. Only those read above, whose audiences the events carry.
@@ -359,7 +409,7 @@ async function deleteTaskOnce(db: Database, actor: Actor, taskId: string) {
       .where(
         and(
           eq(tasks.id, taskId),
-          ruleSql('change', viewerValues(actor)),
+          ruleSql('delete', viewerValues(actor)),
           sql`NOT EXISTS (SELECT 1 FROM ${tasks} c WHERE c.parent_task_id = ${taskId})`,
         ),
       ),

@@ -9,7 +9,7 @@ import { isDomainError } from '../errors'
 import type { Actor } from '../session-user'
 import { readAudiences } from '../tasks/audience.server'
 import { getTask } from '../tasks/reads.server'
-import { ruleHolds, type TaskAudience } from '../tasks/rule.server'
+import { ruleHolds, storedAudience, type TaskAudience } from '../tasks/rule.server'
 import { deliverSoon, RETRY_FOR_MS } from './deliveries.server'
 import type { WebhookEventType } from './webhook-schemas'
 
@@ -191,11 +191,11 @@ function whoMayHear(
   const sees = (audience: TaskAudience | undefined, owner: Actor) =>
     audience !== undefined && ruleHolds('see', audience, owner)
   return (event: LoggedEvent, owner: Actor) => {
-    if (event.type === 'task-deleted') return sees(event.payload.audience as TaskAudience | undefined, owner)
+    if (event.type === 'task-deleted') return sees(storedAudience(event.payload.audience), owner)
     if (!event.taskId) return false
     const now = current.get(event.taskId)
     const later = changes.find((change) => change.taskId === event.taskId && change.id > event.id)
-    return sees(later ? (JSON.parse(later.before) as TaskAudience) : now, owner) && sees(now, owner)
+    return sees(later ? storedAudience(JSON.parse(later.before)) : now, owner) && sees(now, owner)
   }
 }
 
