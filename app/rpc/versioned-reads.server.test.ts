@@ -1,6 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { workspaceMembers, workspaces } from '~/db/schema'
 import { updateComment } from '~/services/comments.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { COMMENT_VIEW_SHAPE, MENTIONABLE_SHAPE, TASK_VIEW_SHAPE } from '~/services/tasks/view-fields'
@@ -158,4 +160,43 @@ describe('an answer’s shape, from its view’s fields, is part of its ETag', (
       expect(next.known).toBeNull()
     },
   )
+})
+
+describe('versions move with workspace membership', () => {
+  test('a member removed from a workspace is never told their list is current: the poll answers anew, without its tasks', async () => {
+    const db = database()
+    const owner = await createUser(db)
+    const member = await createUser(db)
+    const [team] = await db
+      .insert(workspaces)
+      .values({ name: 'Team', slug: `team-${crypto.randomUUID().slice(0, 8)}` })
+      .returning()
+    if (!team) throw new Error('no workspace')
+    await db.insert(workspaceMembers).values([
+      { workspaceId: team.id, userId: owner.id, role: 'owner' },
+      { workspaceId: team.id, userId: member.id, role: 'member' },
+    ])
+    const task = await createTask(db, { userId: owner.id, workspaceId: team.id })
+    const browser = await signedInBrowser(db, member.id)
+    const poll = (ifNoneMatch?: string) =>
+      answerThroughRpcRoute(
+        rpcRequest('task/getAll', undefined, {
+          method: 'GET',
+          headers: { Cookie: browser.cookie, ...(ifNoneMatch ? { 'If-None-Match': ifNoneMatch } : {}) },
+        }),
+      )
+    const first = await poll()
+    const etag = first.headers.get('ETag') ?? ''
+    const ids = (answer: unknown) => (answer as { id: string }[]).map((item) => item.id)
+    expect(ids(await readRpcJson(first))).toContain(task.id)
+    expect((await poll(etag)).status).toBe(304)
+
+    // Removed, with no task event at all: only the membership changed.
+    await db
+      .delete(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, team.id), eq(workspaceMembers.userId, member.id)))
+    const after = await poll(etag)
+    expect(after.status).toBe(200)
+    expect(ids(await readRpcJson(after))).not.toContain(task.id)
+  })
 })

@@ -22,6 +22,9 @@ import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule
  *   stands in (it is at least as new as any of them);
  * - what others see of a person (name, picture, address, its verification, the account itself):
  *   the `people` counter, bumped by triggers on `users` in the same statement;
+ * - who is in which workspace, and with which role (whom a task list holds, whom one may mention):
+ *   the `memberships` counter, bumped by triggers on `workspace_members` (drizzle/0014_workspaces.sql),
+ *   so a person removed from a workspace is never told their older list is current;
  * - who asks, where the answer differs by viewer: their id is part of the version.
  *
  * The version is read before the answer is built, never after: an answer built later is at
@@ -32,6 +35,7 @@ import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule
  */
 
 const prunedEventsWatermark = sql`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'pruned-events')`
+const membershipsCounter = sql<number>`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'memberships')`
 
 /**
  * One statement for whether the viewer may see the task, its version and the people counter:
@@ -43,6 +47,7 @@ const taskVersionProbe = preparedPerDatabase((db) =>
       isVisible: isTaskVisibleSql,
       task: sql<number>`max(coalesce((SELECT max(${events.id}) FROM ${events} WHERE ${events.taskId} = ${sql.placeholder('taskId')}), 0), ${prunedEventsWatermark})`,
       people: versionCounters.value,
+      memberships: membershipsCounter,
     })
     .from(versionCounters)
     .where(eq(versionCounters.scope, 'people'))
@@ -58,6 +63,7 @@ const logVersionProbe = preparedPerDatabase((db) =>
     .select({
       head: sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`,
       people: versionCounters.value,
+      memberships: membershipsCounter,
     })
     .from(versionCounters)
     .where(eq(versionCounters.scope, 'people'))
@@ -72,7 +78,11 @@ function versionOf(...parts: (string | number)[]) {
 async function visibleTaskVersion(db: Database, viewer: Viewer, taskId: string) {
   const [row] = await taskVersionProbe(db).all(visibilityParams(viewer, taskId))
   if (Number(row?.isVisible) !== 1) throw new NotFound(TASK_NOT_FOUND)
-  return { task: Number(row?.task ?? 0), people: Number(row?.people ?? 0) }
+  return {
+    task: Number(row?.task ?? 0),
+    people: Number(row?.people ?? 0),
+    memberships: Number(row?.memberships ?? 0),
+  }
 }
 
 /** `comments.getComments`: everyone who may see the task reads the same discussion. */
@@ -83,12 +93,18 @@ export async function discussionVersion(db: Database, viewer: Viewer, taskId: st
 
 /** `task.getTaskUsers`: whom one may mention depends on being the owner or a sharer, so per viewer. */
 export async function mentionablesVersion(db: Database, viewer: Actor, taskId: string) {
-  const { task, people } = await visibleTaskVersion(db, viewer, taskId)
-  return versionOf('task.getTaskUsers', viewer.id, taskId, task, people)
+  const { task, people, memberships } = await visibleTaskVersion(db, viewer, taskId)
+  return versionOf('task.getTaskUsers', viewer.id, taskId, task, people, memberships)
 }
 
 /** `task.getAll`: every task the viewer may see, so any event may change it. */
 export async function visibleTasksVersion(db: Database, viewer: Actor) {
   const [row] = await logVersionProbe(db).all()
-  return versionOf('task.getAll', viewer.id, Number(row?.head ?? 0), Number(row?.people ?? 0))
+  return versionOf(
+    'task.getAll',
+    viewer.id,
+    Number(row?.head ?? 0),
+    Number(row?.people ?? 0),
+    Number(row?.memberships ?? 0),
+  )
 }
