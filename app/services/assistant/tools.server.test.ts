@@ -193,6 +193,7 @@ test('a task the tools return tells nothing of other people: the withheld fields
       'sharedWith',
       'sharedWithNames',
       'userId',
+      'workspaceId',
       'assigneeId',
       'assigneeName',
       'assigneeImage',

@@ -36,6 +36,7 @@ export const WITHHELD_FROM_ASSISTANT = {
   sharedWithNames: 'the people a task is shared with are not the assistant’s to name',
   ownerName: 'a task shared with the person is another person’s',
   userId: 'a task shared with the person is another person’s',
+  workspaceId: 'a personal workspace has its owner’s account id, and another team’s workspace is not the person’s to learn',
   assigneeName:
     'the people a task is assigned to are not the assistant’s to name (`assignedToYou` says if it is the person)',
   assigneeImage: 'the people a task is assigned to are not the assistant’s to name',
