@@ -63,6 +63,17 @@ export const tasks = sqliteTable(
     index('tasks_user_due_idx').on(t.userId, t.dueDate).where(sql`${t.dueDate} IS NOT NULL`),
     index('tasks_due_idx').on(t.dueDate).where(sql`${t.dueDate} IS NOT NULL`),
     index('tasks_assignee_due_idx').on(t.assigneeId, t.dueDate).where(sql`${t.assigneeId} IS NOT NULL`),
+    // The same reads for the workspace a person works in (the dashboard, the list's count): its
+    // totals, completions by day and due dates from the index alone.
+    index('tasks_workspace_stats_idx').on(t.workspaceId, t.parentTaskId, t.status, t.priority, t.hrs),
+    index('tasks_workspace_completed_idx').on(
+      t.workspaceId,
+      t.completedAt,
+      t.parentTaskId,
+      t.hrs,
+      t.createdAt,
+    ),
+    index('tasks_workspace_due_idx').on(t.workspaceId, t.dueDate).where(sql`${t.dueDate} IS NOT NULL`),
     check('tasks_hrs_range', sql`${t.hrs} BETWEEN 1 AND 8`),
     check('tasks_priority_valid', sql`${t.priority} IN ('high', 'medium', 'low')`),
     check('tasks_status_valid', sql`${t.status} IN ('Not Started', 'In Progress', 'Completed')`),

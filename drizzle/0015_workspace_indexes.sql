@@ -1,0 +1,3 @@
+CREATE INDEX `tasks_workspace_stats_idx` ON `tasks` (`workspace_id`,`parent_task_id`,`status`,`priority`,`hrs`);--> statement-breakpoint
+CREATE INDEX `tasks_workspace_completed_idx` ON `tasks` (`workspace_id`,`completed_at`,`parent_task_id`,`hrs`,`created_at`);--> statement-breakpoint
+CREATE INDEX `tasks_workspace_due_idx` ON `tasks` (`workspace_id`,`due_date`) WHERE "tasks"."due_date" IS NOT NULL;
