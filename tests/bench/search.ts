@@ -3,9 +3,10 @@
  * tasks and 500,000 comments in a database file. Run alone with `npx tsx tests/bench/search.ts`,
  * or as a part of `npm run bench`.
  *
- * The file: 1,000 people owning 100 tasks each (a title of 3–8 words and, for half, details of
+ * The file: 1,000 people creating 100 tasks each (a title of 3–8 words and, for half, details of
  * 10–30), 5 comments per task on average (5–40 words), 5% of tasks public, 10% shared with one to
- * three others. Words are drawn evenly from 5,000 made-up ones, so each appears in about a
+ * three others. The tasks are spread over 1,100 workspaces: each person's personal one, and 100
+ * teams of ten people each (every person is in one), half of each person's tasks in their team's. Words are drawn evenly from 5,000 made-up ones, so each appears in about a
  * thousand comments. Every row goes in through the app's own triggers, which index it as it is
  * written. What is timed is `search(db, viewer, { query })` as /search and task.search call it,
  * for a person who owns 100 tasks and has others shared with them, on four kinds of query: a
@@ -21,10 +22,11 @@ import { performance } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
-import { comments, taskShares, tasks, users } from '~/db/schema'
+import { comments, taskShares, tasks, users, workspaceMembers, workspaces } from '~/db/schema'
 import { search } from '~/services/search.server'
 
 const PEOPLE = 1_000
+const TEAM_SIZE = 10
 const TASKS = 100_000
 const COMMENTS = 500_000
 const VOCABULARY_SIZE = 5_000
@@ -116,16 +118,32 @@ const seedSeconds = isSeeded ? 0 : await seed()
 async function seed() {
   const started = performance.now()
   for (let i = 0; i < people.length; i += CHUNK) await db.insert(users).values(people.slice(i, i + CHUNK))
+  // Each person's personal workspace comes with the account; the teams are written here.
+  const teams = Array.from({ length: PEOPLE / TEAM_SIZE }, (_, n) => ({
+    id: crypto.randomUUID(),
+    name: `Team ${n}`,
+    slug: `team-${n}`,
+  }))
+  await db.insert(workspaces).values(teams)
+  const teamOf = (n: number) => (teams[Math.floor(n / TEAM_SIZE)] as (typeof teams)[number]).id
+  const members = people.map((person, n) => ({
+    workspaceId: teamOf(n),
+    userId: person.id,
+    role: n % TEAM_SIZE === 0 ? ('owner' as const) : ('member' as const),
+  }))
+  for (let i = 0; i < members.length; i += CHUNK)
+    await db.insert(workspaceMembers).values(members.slice(i, i + CHUNK))
   const taskIds: string[] = []
   for (let i = 0; i < TASKS; i += CHUNK) {
     const rows = Array.from({ length: Math.min(CHUNK, TASKS - i) }, (_, k) => {
       const id = crypto.randomUUID()
       taskIds.push(id)
-      const userId = (people[(i + k) % PEOPLE] as (typeof people)[number]).id
+      const creator = (i + k) % PEOPLE
+      const userId = (people[creator] as (typeof people)[number]).id
       return {
         id,
         userId,
-        workspaceId: userId,
+        workspaceId: random() < 0.5 ? userId : teamOf(creator),
         text: words(3, 8),
         details: random() < 0.5 ? words(10, 30) : null,
         isPublic: random() < 0.05,
@@ -190,7 +208,7 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number
 }
 console.log(
-  `\nSearch: ${TASKS.toLocaleString('en')} tasks, ${COMMENTS.toLocaleString('en')} comments, ${PEOPLE} people (${isSeeded ? 'seeded before' : `seeded through the triggers in ${seedSeconds.toFixed(0)} s`}); ${QUERIES} searches by one person, ${found} results in all`,
+  `\nSearch: ${TASKS.toLocaleString('en')} tasks, ${COMMENTS.toLocaleString('en')} comments, ${PEOPLE} people in ${PEOPLE + PEOPLE / TEAM_SIZE} workspaces (${isSeeded ? 'seeded before' : `seeded through the triggers in ${seedSeconds.toFixed(0)} s`}); ${QUERIES} searches by one person, ${found} results in all`,
 )
 console.log('| queries | n | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|')
 for (const [kind, values] of Object.entries(timings)) {
