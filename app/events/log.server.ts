@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lt, lte, max, min, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
-import { events, versionCounters } from '~/db/schema'
+import { events, tasks, versionCounters } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 
 type TaskEventType = 'task-created' | 'task-updated' | 'task-deleted' | 'task-status-changed'
@@ -45,6 +45,33 @@ export function appendEvent(db: Builder, event: AppEvent, onlyIf: SQL = sql`1`) 
     },
     onlyIf,
   )
+}
+
+/**
+ * appendEvent once for every task `which` selects, as one statement of the commit, for a change
+ * one statement makes to many tasks whose ids are known only as the commit reaches it (the
+ * assignments cleared as someone leaves a workspace): each event is the one appendEvent would
+ * write, its payload `payload` with the task's `taskId`. Name it right before the change, while
+ * the tasks still answer to `which`.
+ */
+export function appendEventPerTask(
+  db: Builder,
+  event: { topic: 'tasks'; type: TaskEventType; payload: Record<string, unknown> },
+  which: SQL,
+) {
+  // Every column in the table's order, as insertIf selects them; the id is the log's to give.
+  const perTask = db
+    .select({
+      id: sql`null`,
+      topic: sql`${event.topic}`,
+      type: sql`${event.type}`,
+      taskId: tasks.id,
+      payload: sql`json_set(${JSON.stringify(event.payload)}, '$.taskId', ${tasks.id})`,
+      createdAt: sql`${Date.now()}`,
+    })
+    .from(tasks)
+    .where(which)
+  return db.insert(events).select(perTask as never)
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 } from './payments/repository-invitations.server'
 import { WEBHOOK_DELIVERIES_JOB, webhookDeliveriesHandler } from './webhooks/deliveries.server'
 import { runWebhookFanOutJob, WEBHOOK_FAN_OUT_JOB } from './webhooks/fan-out.server'
+import { WORKSPACE_DELETION_JOB, workspaceDeletionHandler } from './workspaces/deletion.server'
 
 /**
  * What each type of job does. The runner (app/jobs) knows nothing of the domain; the server hands
@@ -18,4 +19,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   [REPOSITORY_INVITATION_JOB]: runRepositoryInvitationJob,
   [WEBHOOK_FAN_OUT_JOB]: runWebhookFanOutJob,
   [WEBHOOK_DELIVERIES_JOB]: webhookDeliveriesHandler(),
+  [WORKSPACE_DELETION_JOB]: workspaceDeletionHandler(),
 }

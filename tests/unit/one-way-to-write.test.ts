@@ -51,7 +51,13 @@ const INTERNAL_NAMES = new Set([
 
 const WRITES = new Set(['insert', 'update', 'delete'])
 /** The helpers that build a write statement for a commit from the builder they are handed first. */
-const STATEMENT_HELPERS = new Set(['insertIf', 'emailStatement', 'scheduleJob', 'appendEvent'])
+const STATEMENT_HELPERS = new Set([
+  'insertIf',
+  'emailStatement',
+  'scheduleJob',
+  'appendEvent',
+  'appendEventPerTask',
+])
 
 /** The `x.insert(…)` / `x.update(…)` / `x.delete(…)` a chain such as `x.update(t).set(…).where(…)` starts with. */
 function writeStartingChain(expression: ts.Expression): ts.CallExpression | undefined {

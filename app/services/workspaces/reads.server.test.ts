@@ -18,12 +18,17 @@ test('every account has its personal workspace, and lists it first, as its owner
 test('a workspace someone is not in answers as one that does not exist', async () => {
   const ada = await createUser(db)
   const eve = await createUser(db)
-  const [team] = await db.insert(workspaces).values({ name: 'Team', slug: `team-${Date.now()}` }).returning()
+  const [team] = await db
+    .insert(workspaces)
+    .values({ name: 'Team', slug: `team-${Date.now()}` })
+    .returning()
   if (!team) throw new Error('no workspace')
   await db.insert(workspaceMembers).values({ workspaceId: team.id, userId: ada.id, role: 'owner' })
   expect((await getWorkspace(db, ada, team.id)).role).toBe('owner')
   await expect(getWorkspace(db, eve, team.id)).rejects.toEqual(new NotFound('Workspace not found'))
-  await expect(getWorkspace(db, eve, 'no-such-workspace')).rejects.toEqual(new NotFound('Workspace not found'))
+  await expect(getWorkspace(db, eve, 'no-such-workspace')).rejects.toEqual(
+    new NotFound('Workspace not found'),
+  )
   await expect(getWorkspaceBySlug(db, eve, team.slug)).rejects.toBeInstanceOf(NotFound)
   await expect(listMembers(db, eve, team.id)).rejects.toBeInstanceOf(NotFound)
   await db.insert(workspaceMembers).values({ workspaceId: team.id, userId: eve.id, role: 'member' })

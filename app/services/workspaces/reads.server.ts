@@ -125,9 +125,9 @@ export async function listMembers(db: Executor, person: Pick<Actor, 'id'>, works
   )
 }
 
-/** How many team workspaces the person owns (at most `WORKSPACE_LIMITS.ownedTeams`). */
-export async function countOwnedTeams(db: Executor, personId: string) {
-  const [row] = await db
+/** The team workspaces a person owns, counted: a query to await, or to embed as a write's condition. */
+export function ownedTeamsCount(db: Pick<Executor, 'select'>, personId: string) {
+  return db
     .select({ n: count() })
     .from(workspaceMembers)
     .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
@@ -138,5 +138,10 @@ export async function countOwnedTeams(db: Executor, personId: string) {
         sql`${workspaces.personalOf} IS NULL`,
       ),
     )
+}
+
+/** How many team workspaces the person owns (at most `WORKSPACE_LIMITS.ownedTeams`). */
+export async function countOwnedTeams(db: Executor, personId: string) {
+  const [row] = await ownedTeamsCount(db, personId)
   return Number(row?.n ?? 0)
 }
