@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '~/db/unavailable.server'
 import { type ApiTokenGrant, authenticateApiToken } from '~/services/api-tokens.server'
 import { RateLimited } from '~/services/errors'
 import { keepTimeZone } from '~/services/profile.server'
-import type { SessionUser } from '~/services/session-user'
+import type { SessionUser, SignedInUser } from '~/services/session-user'
 import { type ActiveSession, findSession } from '~/services/sessions.server'
 import { isTimeZone, TIME_ZONE_COOKIE } from '~/utils/calendar'
 import { readCookie, serializeCookie } from '~/utils/cookies.server'
@@ -18,7 +18,8 @@ import { SESSION_COOKIE, sessionCookie } from './session-cookie.server'
 export const ANONYMOUS_COOKIE = 'tw_anon'
 
 export type Auth = {
-  user: SessionUser | null
+  /** The signed-in person, with the workspace their session works in; null for a visitor. */
+  user: SignedInUser | null
   session: ActiveSession | null
   /** What CSRF tokens are bound to: the session, else this browser's anonymous id, if it has one. */
   csrfBinding: string | null

@@ -20,6 +20,7 @@ import {
   TaskUpdateSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { z } from '~/utils/zod'
 
 /**
@@ -64,7 +65,14 @@ export const TOOLS = {
     }),
     isReadOnly: true,
     run: ({ db, user, today }, { page, ...filters }) =>
-      listTaskGroups(db, user, filters, { limit: 50, offset: (page - 1) * 50 }, today),
+      listTaskGroups(
+        db,
+        user,
+        personalWorkspaceId(user),
+        filters,
+        { limit: 50, offset: (page - 1) * 50 },
+        today,
+      ),
   }),
   search: tool({
     title: 'Search tasks and comments',

@@ -28,6 +28,7 @@ import {
   TaskUpdateSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from '~/services/tasks/writes.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { timeZoneFrom } from '~/utils/time-zone.server'
 import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'
@@ -78,12 +79,20 @@ export const router = {
       .input(TaskIdSchema)
       .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),
     // The dashboard's reads. Weeks follow the caller's time zone, from the `tz` cookie (else UTC).
-    getTaskStats: read.handler(({ context }) => getTaskStats(context.db, context.user)),
-    getProductivityInsights: read.handler(({ context }) =>
-      getProductivityInsights(context.db, context.user, { timeZone: timeZoneFrom(context.headers) }),
+    getTaskStats: read.handler(({ context }) =>
+      getTaskStats(context.db, context.user, personalWorkspaceId(context.user)),
     ),
-    getMostRecentCompleted: read.handler(({ context }) => getMostRecentCompleted(context.db, context.user)),
-    getMostRecentCreated: read.handler(({ context }) => getMostRecentCreated(context.db, context.user)),
+    getProductivityInsights: read.handler(({ context }) =>
+      getProductivityInsights(context.db, context.user, personalWorkspaceId(context.user), {
+        timeZone: timeZoneFrom(context.headers),
+      }),
+    ),
+    getMostRecentCompleted: read.handler(({ context }) =>
+      getMostRecentCompleted(context.db, context.user, personalWorkspaceId(context.user)),
+    ),
+    getMostRecentCreated: read.handler(({ context }) =>
+      getMostRecentCreated(context.db, context.user, personalWorkspaceId(context.user)),
+    ),
   },
 
   comments: {

@@ -8,6 +8,15 @@ export type SessionUser = {
 }
 
 /**
+ * The signed-in person as a session resolves them for pages: the `SessionUser`, and the workspace
+ * that session works in (the header's switcher), read with the session in the same statement
+ * (sessions.server.ts). A session's choice counts only while the person is in that workspace; else,
+ * and before any choice, it is their personal workspace. Services never take this: a page passes
+ * `activeWorkspaceId` to the service that works in a workspace, and the person as an `Actor`.
+ */
+export type SignedInUser = SessionUser & { activeWorkspaceId: string }
+
+/**
  * The signed-in person a service acts for, reduced to what its rules read: who they are, and the
  * address through which shares reach them once verified. Every service whose rules ask who may see
  * what (tasks, comments, mentions, search, notifications, chats) takes this type, and a

@@ -1,12 +1,14 @@
 import { and, eq, exists, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
-import { sessions, type User, users } from '~/db/schema'
+import { sessions, type User, users, workspaceMembers } from '~/db/schema'
 import { type Builder, commit, insertIf } from '~/db/write.server'
 import type { SIGN_IN_METHODS } from '~/domain/constants'
 import { hashToken, newToken } from '~/utils/crypto.server'
 import { Forbidden } from './errors'
-import type { SessionUser } from './session-user'
+import type { SessionUser, SignedInUser } from './session-user'
+import { inWorkspaceSql } from './tasks/rule.server'
+import { personalWorkspaceId, workspaceNotFound } from './workspaces/membership.server'
 
 /**
  * Sessions as the table holds them: a row keyed by the hash of the cookie's secret, a life that
@@ -102,7 +104,8 @@ export async function createSession(db: Database, userId: string, meta: SessionM
 
 export type ActiveSession = {
   id: string
-  user: SessionUser
+  /** The person, with the workspace this session works in (`SignedInUser`). */
+  user: SignedInUser
   expiresAt: Date
   createdAt: Date
   lastSeenAt: Date
@@ -116,12 +119,23 @@ export type ActiveSession = {
   isRenewed: boolean
 }
 
-/** Every request with a cookie asks this: the session and its person in one prepared statement. */
+/**
+ * Every request with a cookie asks this: the session, its person and the workspace it works in,
+ * in one prepared statement. The session's workspace is joined through the person's membership of
+ * it (a primary-key lookup), so one they have left, or that is gone, reads as none.
+ */
 const liveSessionById = preparedPerDatabase((db) =>
   db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, activeWorkspaceId: workspaceMembers.workspaceId })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(
+      workspaceMembers,
+      and(
+        eq(workspaceMembers.workspaceId, sessions.activeWorkspaceId),
+        eq(workspaceMembers.userId, sessions.userId),
+      ),
+    )
     .where(
       and(
         eq(sessions.id, sql.placeholder('id')),
@@ -151,9 +165,10 @@ export async function findSession(
       renewed: db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id)),
     })
   }
+  const user = toSessionUser(row.user)
   return {
     id,
-    user: toSessionUser(row.user),
+    user: { ...user, activeWorkspaceId: row.activeWorkspaceId ?? personalWorkspaceId(user) },
     expiresAt,
     createdAt: row.session.createdAt,
     lastSeenAt: isRenewed || isSeenLongAgo ? now : row.session.lastSeenAt,
@@ -163,6 +178,33 @@ export async function findSession(
     timeZone: row.user.timeZone,
     isRenewed,
   }
+}
+
+/**
+ * Makes a workspace the one this session works in (the header's switcher). It must be one the
+ * person is in: any other answers as a workspace that does not exist, and nothing changes. The
+ * personal workspace is stored as none (null), what a new session starts with. The membership is
+ * the statement's condition, so a removal that commits meanwhile still wins.
+ */
+export async function setActiveWorkspace(
+  db: Database,
+  session: { id: string; userId: string },
+  workspaceId: string,
+) {
+  const isPersonal = workspaceId === personalWorkspaceId({ id: session.userId })
+  const { switched } = await commit(db, {
+    switched: db
+      .update(sessions)
+      .set({ activeWorkspaceId: isPersonal ? null : workspaceId })
+      .where(
+        and(
+          eq(sessions.id, session.id),
+          eq(sessions.userId, session.userId),
+          inWorkspaceSql(workspaceId, session.userId, false),
+        ),
+      ),
+  })
+  if (switched.rowsAffected === 0) throw workspaceNotFound()
 }
 
 export async function deleteSession(db: Database, sessionId: string) {

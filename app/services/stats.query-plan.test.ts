@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database } from '~/db/client.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import { planOf, statementsOf } from '../../tests/helpers/query-plan'
 import {
@@ -38,11 +39,11 @@ describe('query plans', () => {
     const actor = { ...ada, emailVerified: true }
 
     const statements = await statementsOf(db, async () => {
-      await getTaskStats(db, actor)
-      await getProductivityInsights(db, actor, { timeZone: 'Europe/Berlin' })
-      await getMostRecentCompleted(db, actor)
-      await getMostRecentCreated(db, actor)
-      await getDueCounts(db, actor, { timeZone: 'Asia/Tokyo' })
+      await getTaskStats(db, actor, personalWorkspaceId(actor))
+      await getProductivityInsights(db, actor, personalWorkspaceId(actor), { timeZone: 'Europe/Berlin' })
+      await getMostRecentCompleted(db, actor, personalWorkspaceId(actor))
+      await getMostRecentCreated(db, actor, personalWorkspaceId(actor))
+      await getDueCounts(db, actor, personalWorkspaceId(actor), { timeZone: 'Asia/Tokyo' })
     })
 
     expect(statements.length).toBeGreaterThanOrEqual(9)

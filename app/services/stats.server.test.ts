@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { startOfDay } from '~/utils/calendar'
 import { createTask, createUser, shareTask } from '../../tests/helpers/factories'
 import {
@@ -41,8 +42,11 @@ describe('getTaskStats', () => {
   test('a new person has zeros everywhere, nothing recent, and a summary that says so', async () => {
     const ada = await person()
 
-    const stats = await getTaskStats(db, ada)
-    const insights = await getProductivityInsights(db, ada, { timeZone: 'UTC', now: NOW })
+    const stats = await getTaskStats(db, ada, personalWorkspaceId(ada))
+    const insights = await getProductivityInsights(db, ada, personalWorkspaceId(ada), {
+      timeZone: 'UTC',
+      now: NOW,
+    })
 
     expect(stats.own).toEqual({
       total: 0,
@@ -66,8 +70,8 @@ describe('getTaskStats', () => {
     expect(insights.hoursPerWeek).toHaveLength(8)
     expect(insights.completionsPerDay).toHaveLength(30)
     expect(insights.completionsPerDay.every((day) => day.completed === 0)).toBe(true)
-    expect(await getMostRecentCompleted(db, ada)).toBeNull()
-    expect(await getMostRecentCreated(db, ada)).toBeNull()
+    expect(await getMostRecentCompleted(db, ada, personalWorkspaceId(ada))).toBeNull()
+    expect(await getMostRecentCreated(db, ada, personalWorkspaceId(ada))).toBeNull()
   })
 
   test('counts top-level tasks as /task lists them, subtasks apart, and shared tasks apart', async () => {
@@ -84,7 +88,7 @@ describe('getTaskStats', () => {
     await createTask(db, { userId: grace.id, hrs: 8 })
     await shareTask(db, done.id, [grace.email])
 
-    const stats = await getTaskStats(db, ada)
+    const stats = await getTaskStats(db, ada, personalWorkspaceId(ada))
 
     expect(stats.own).toEqual({
       total: 3,
@@ -111,7 +115,11 @@ describe('getTaskStats', () => {
     const task = await createTask(db, { userId: grace.id })
     await shareTask(db, task.id, [unverified.email])
 
-    const stats = await getTaskStats(db, { ...unverified, emailVerified: false })
+    const stats = await getTaskStats(
+      db,
+      { ...unverified, emailVerified: false },
+      personalWorkspaceId(unverified),
+    )
 
     expect(stats.shared.total).toBe(0)
   })
@@ -142,7 +150,10 @@ describe('getProductivityInsights', () => {
   test('in UTC: weeks from Monday 00:00 UTC', async () => {
     const ada = await fixture()
 
-    const insights = await getProductivityInsights(db, ada, { timeZone: 'UTC', now: NOW })
+    const insights = await getProductivityInsights(db, ada, personalWorkspaceId(ada), {
+      timeZone: 'UTC',
+      now: NOW,
+    })
 
     expect(insights).toMatchObject({
       timeZone: 'UTC',
@@ -168,7 +179,10 @@ describe('getProductivityInsights', () => {
   test('in New York across the DST change: the same instants fall in other days and weeks', async () => {
     const ada = await fixture()
 
-    const insights = await getProductivityInsights(db, ada, { timeZone: 'America/New_York', now: NOW })
+    const insights = await getProductivityInsights(db, ada, personalWorkspaceId(ada), {
+      timeZone: 'America/New_York',
+      now: NOW,
+    })
 
     expect(insights).toMatchObject({
       completedThisWeek: 2,
@@ -193,7 +207,10 @@ describe('getProductivityInsights', () => {
       await completedAt(ada.id, new Date(yesterdayNoon - day * 24 * HOUR).toISOString(), 1, 1)
     }
 
-    const insights = await getProductivityInsights(db, ada, { timeZone: 'UTC', now: NOW })
+    const insights = await getProductivityInsights(db, ada, personalWorkspaceId(ada), {
+      timeZone: 'UTC',
+      now: NOW,
+    })
 
     expect(insights.currentStreakDays).toBe(70)
     expect(insights.completedThisWeek).toBe(2)
@@ -215,17 +232,21 @@ describe('getDueCounts', () => {
     await createTask(db, { userId: grace.id, dueDate: '2026-03-13', assigneeId: ada.id })
 
     // NOW is Wednesday 11 March, 08:00 in Los Angeles: the 11th is today there, this week runs to Sunday the 15th.
-    expect(await getDueCounts(db, ada, { timeZone: 'America/Los_Angeles', now: NOW })).toEqual({
+    expect(
+      await getDueCounts(db, ada, personalWorkspaceId(ada), { timeZone: 'America/Los_Angeles', now: NOW }),
+    ).toEqual({
       own: { overdue: 1, dueThisWeek: 3 },
       assigned: { overdue: 0, dueThisWeek: 1 },
     })
     // ... and Thursday 12 March, 00:00 in Tokyo: the 11th has passed.
-    expect(await getDueCounts(db, ada, { timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+    expect(
+      await getDueCounts(db, ada, personalWorkspaceId(ada), { timeZone: 'Asia/Tokyo', now: NOW }),
+    ).toEqual({
       own: { overdue: 2, dueThisWeek: 2 },
       assigned: { overdue: 1, dueThisWeek: 0 },
     })
     // Grace's own count holds the task she assigned to Ada; Ada's, assigned to Grace but not shared with her, is not hers.
-    expect(await getDueCounts(db, grace, { timeZone: 'UTC', now: NOW })).toEqual({
+    expect(await getDueCounts(db, grace, personalWorkspaceId(grace), { timeZone: 'UTC', now: NOW })).toEqual({
       own: { overdue: 0, dueThisWeek: 2 },
       assigned: { overdue: 0, dueThisWeek: 0 },
     })
@@ -243,12 +264,12 @@ describe('most recent tasks', () => {
       createdAt: new Date('2026-03-11T00:00:00Z'),
     })
 
-    expect(await getMostRecentCompleted(db, ada)).toMatchObject({
+    expect(await getMostRecentCompleted(db, ada, personalWorkspaceId(ada))).toMatchObject({
       id: first.id,
       status: 'Completed',
       ownerName: ada.name,
     })
-    expect(await getMostRecentCreated(db, ada)).toMatchObject({
+    expect(await getMostRecentCreated(db, ada, personalWorkspaceId(ada))).toMatchObject({
       id: latest.id,
       text: 'Newest',
       subtaskCount: 0,

@@ -15,19 +15,28 @@ import {
 import { dueWindowDays } from '~/utils/due-date'
 import type { Actor } from './session-user'
 import { dueWithinSql } from './tasks/due.server'
-import { findLatestOwnTask } from './tasks/reads.server'
-import { ruleSql, viewerValues } from './tasks/rule.server'
+import { findLatestTask } from './tasks/reads.server'
+import { inWorkspaceSql, ruleSql, viewerValues } from './tasks/rule.server'
 
 /**
  * What the dashboard tells a person about their work, computed by SQL aggregates over index
  * ranges: no statement loads the person's tasks into JavaScript, so the cost follows the number
  * of buckets, not of tasks.
  *
- * - The person's own numbers count their top-level tasks, the ones /task lists under My tasks;
- *   their subtasks are counted apart (done of total), so the two pages never disagree.
+ * - The numbers count the top-level tasks of the workspace the person works in, whoever created
+ *   them: the ones /task lists first; their subtasks are counted apart (done of total), so the two
+ *   pages never disagree. A workspace they are not in counts nothing for them.
  * - Tasks shared with them are shown apart, counted as the Shared with me group lists them.
  * - Days and weeks are the person's own: local midnight in their time zone, weeks from Monday.
  */
+
+/**
+ * The workspace's tasks, when the actor is one of its members (a lookup SQLite makes once per
+ * statement, not per row): the scope of every number below but the shared ones.
+ */
+function inWorkspace(actor: Actor, workspaceId: string) {
+  return and(eq(tasks.workspaceId, workspaceId), inWorkspaceSql(workspaceId, actor.id, false)) as SQL
+}
 
 export type TaskTotals = {
   total: number
@@ -91,11 +100,12 @@ function toTotals(groups: Group[]): TaskTotals {
   }
 }
 
-/** task.getTaskStats */
-export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStats> {
+/** task.getTaskStats: `own` is the workspace's. */
+export async function getTaskStats(db: Database, actor: Actor, workspaceId: string): Promise<TaskStats> {
+  const scope = inWorkspace(actor, workspaceId)
   const [own, subtasks, shared] = await Promise.all([
-    selectGroups(db, and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))),
-    selectGroups(db, and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))),
+    selectGroups(db, and(scope, isNull(tasks.parentTaskId))),
+    selectGroups(db, and(scope, isNotNull(tasks.parentTaskId))),
     // Shares reach a person through their verified address only (docs/product-rules.md §1).
     selectGroups(db, ruleSql('sharedWith', viewerValues(actor))),
   ])
@@ -141,11 +151,12 @@ type DayCount = { date: LocalDate; completed: number; hours: number }
 /**
  * Completions and completed hours on each local day from `first` through `last`: one statement
  * whose rows are the days (their bounds computed here, so DST days are 23 or 25 hours long), each
- * joined to an index range of the person's completed tasks.
+ * joined to an index range of the workspace's completed tasks.
  */
 async function completionsByDay(
   db: Database,
   actor: Actor,
+  workspaceId: string,
   timeZone: string,
   first: LocalDate,
   last: LocalDate,
@@ -158,8 +169,9 @@ async function completionsByDay(
     WITH days(i, starts, ends) AS (VALUES ${sql.join(bounds, sql`, `)})
     SELECT days.i AS i, count(t.id) AS completed, coalesce(sum(t.hrs), 0) AS hours
     FROM days
-    LEFT JOIN ${tasks} t ON t.user_id = ${actor.id} AND t.parent_task_id IS NULL
+    LEFT JOIN ${tasks} t ON t.workspace_id = ${workspaceId} AND t.parent_task_id IS NULL
       AND t.completed_at >= days.starts AND t.completed_at < days.ends
+      AND ${inWorkspaceSql(workspaceId, actor.id, false)}
     GROUP BY days.i ORDER BY days.i`)
   return days.map((date, i) => ({
     date,
@@ -168,9 +180,9 @@ async function completionsByDay(
   }))
 }
 
-async function medianHoursToComplete(db: Database, actor: Actor) {
+async function medianHoursToComplete(db: Database, actor: Actor, workspaceId: string) {
   const completedOwn = and(
-    eq(tasks.userId, actor.id),
+    inWorkspace(actor, workspaceId),
     isNull(tasks.parentTaskId),
     isNotNull(tasks.completedAt),
   )
@@ -189,7 +201,13 @@ async function medianHoursToComplete(db: Database, actor: Actor) {
 }
 
 /** Counts back from the latest day, fetching earlier spans only while every day had a completion. */
-async function currentStreak(db: Database, actor: Actor, timeZone: string, days: DayCount[]) {
+async function currentStreak(
+  db: Database,
+  actor: Actor,
+  workspaceId: string,
+  timeZone: string,
+  days: DayCount[],
+) {
   let span = days
   let streak = 0
   // Today without a completion yet does not break a streak that reached yesterday.
@@ -203,7 +221,14 @@ async function currentStreak(db: Database, actor: Actor, timeZone: string, days:
     const firstDay = span[0]?.date
     if (index >= 0 || !firstDay) return streak
     const last = addDays(firstDay, -1)
-    span = await completionsByDay(db, actor, timeZone, addDays(last, -(WEEKS_CHARTED * 7 - 1)), last)
+    span = await completionsByDay(
+      db,
+      actor,
+      workspaceId,
+      timeZone,
+      addDays(last, -(WEEKS_CHARTED * 7 - 1)),
+      last,
+    )
     index = span.length - 1
   }
 }
@@ -223,10 +248,11 @@ export function summarize(thisWeek: number, lastWeek: number) {
   return `You completed ${plural(thisWeek, 'task')} this week, ${comparison}.`
 }
 
-/** task.getProductivityInsights */
+/** task.getProductivityInsights, over the workspace's tasks. */
 export async function getProductivityInsights(
   db: Database,
   actor: Actor,
+  workspaceId: string,
   input: { timeZone: string; now?: Date },
 ): Promise<ProductivityInsights> {
   const { timeZone } = input
@@ -234,8 +260,8 @@ export async function getProductivityInsights(
   const thisMonday = mondayOf(today)
   const firstMonday = addDays(thisMonday, -(WEEKS_CHARTED - 1) * 7)
   const [days, median] = await Promise.all([
-    completionsByDay(db, actor, timeZone, firstMonday, today),
-    medianHoursToComplete(db, actor),
+    completionsByDay(db, actor, workspaceId, timeZone, firstMonday, today),
+    medianHoursToComplete(db, actor, workspaceId),
   ])
 
   const hoursPerWeek = Array.from({ length: WEEKS_CHARTED }, (_, week) => {
@@ -265,7 +291,7 @@ export async function getProductivityInsights(
       .map((day) => ({ date: isoDate(day.date), completed: day.completed })),
     busiestWeekday:
       most === 0 ? null : { weekday: WEEKDAYS[byWeekday.indexOf(most)] ?? 'Monday', completed: most },
-    currentStreakDays: await currentStreak(db, actor, timeZone, days),
+    currentStreakDays: await currentStreak(db, actor, workspaceId, timeZone, days),
     summary: summarize(completedThisWeek, completedLastWeek),
   }
 }
@@ -276,7 +302,7 @@ export async function getProductivityInsights(
 export type DueCounts = { overdue: number; dueThisWeek: number }
 
 /**
- * One index range per scope (tasks_user_due_idx, tasks_assignee_due_idx): everything due before
+ * One index range per scope (tasks_workspace_due_idx, tasks_assignee_due_idx): everything due before
  * next Monday, counted by the two due windows (app/utils/due-date.ts). Days are the person's own,
  * as for the insights.
  */
@@ -294,21 +320,26 @@ async function countDue(db: Database, where: SQL | undefined, today: string) {
 }
 
 /**
- * What is overdue and due this week: the person's own tasks (subtasks included: each has its own
- * date), and apart, others' tasks assigned to them that they may see.
+ * What is overdue and due this week: the workspace's tasks (subtasks included: each has its own
+ * date), and apart, tasks of other workspaces assigned to the person that they may see.
  */
 export async function getDueCounts(
   db: Database,
   actor: Actor,
+  workspaceId: string,
   input: { timeZone: string; now?: Date },
 ): Promise<{ own: DueCounts; assigned: DueCounts }> {
   const now = (input.now ?? new Date()).getTime()
   const today = todayIn(input.timeZone, now)
   const [own, assigned] = await Promise.all([
-    countDue(db, eq(tasks.userId, actor.id), today),
+    countDue(db, inWorkspace(actor, workspaceId), today),
     countDue(
       db,
-      and(eq(tasks.assigneeId, actor.id), ne(tasks.userId, actor.id), ruleSql('see', viewerValues(actor))),
+      and(
+        eq(tasks.assigneeId, actor.id),
+        ne(tasks.workspaceId, workspaceId),
+        ruleSql('see', viewerValues(actor)),
+      ),
       today,
     ),
   ])
@@ -317,12 +348,12 @@ export async function getDueCounts(
 
 // ── Most recent ─────────────────────────────────────────────────────────────
 
-/** task.getMostRecentCompleted */
-export function getMostRecentCompleted(db: Database, actor: Actor) {
-  return findLatestOwnTask(db, actor, 'completed')
+/** task.getMostRecentCompleted: the workspace's. */
+export function getMostRecentCompleted(db: Database, actor: Actor, workspaceId: string) {
+  return findLatestTask(db, actor, workspaceId, 'completed')
 }
 
-/** task.getMostRecentCreated */
-export function getMostRecentCreated(db: Database, actor: Actor) {
-  return findLatestOwnTask(db, actor, 'created')
+/** task.getMostRecentCreated: the workspace's. */
+export function getMostRecentCreated(db: Database, actor: Actor, workspaceId: string) {
+  return findLatestTask(db, actor, workspaceId, 'created')
 }

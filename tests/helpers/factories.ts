@@ -1,7 +1,17 @@
 import { randomBytes, scryptSync } from 'node:crypto'
 import type { Database } from '~/db/client.server'
-import { commentReactions, comments, notifications, taskShares, tasks, users } from '~/db/schema'
+import {
+  commentReactions,
+  comments,
+  notifications,
+  taskShares,
+  tasks,
+  users,
+  workspaceMembers,
+  workspaces,
+} from '~/db/schema'
 import type { ReactionType } from '~/domain/constants'
+import type { WorkspaceRole } from '~/domain/workspaces'
 
 /**
  * Factories insert real rows with drizzle, so a test reads like a story ("Ada owns a task shared
@@ -70,10 +80,46 @@ export async function createTask(db: Database, overrides: Partial<NewTask> = {})
   const userId = overrides.userId ?? (await createUser(db)).id
   const [task] = await db
     .insert(tasks)
-    .values({ text: `Task ${nextNumber()}`, ...overrides, userId, workspaceId: overrides.workspaceId ?? userId })
+    .values({
+      text: `Task ${nextNumber()}`,
+      ...overrides,
+      userId,
+      workspaceId: overrides.workspaceId ?? userId,
+    })
     .returning()
   if (!task) throw new Error('createTask: insert returned no row')
   return task
+}
+
+/**
+ * A team workspace owned by `ownerId`, with `members` in it besides (each with their role), as
+ * the rows the workspace service would leave.
+ */
+export async function createTeamWorkspace(
+  db: Database,
+  {
+    ownerId,
+    members = [],
+    name,
+  }: {
+    ownerId: string
+    members?: { userId: string; role: Exclude<WorkspaceRole, 'owner'> }[]
+    name?: string
+  },
+) {
+  const n = nextNumber()
+  const [workspace] = await db
+    .insert(workspaces)
+    .values({ name: name ?? `Team ${n}`, slug: `team-${n}-${Math.random().toString(36).slice(2, 8)}` })
+    .returning()
+  if (!workspace) throw new Error('createTeamWorkspace: insert returned no row')
+  await db
+    .insert(workspaceMembers)
+    .values([
+      { workspaceId: workspace.id, userId: ownerId, role: 'owner' as const },
+      ...members.map((member) => ({ workspaceId: workspace.id, ...member })),
+    ])
+  return workspace
 }
 
 /** Shares a task with each address (stored lower-case, as the app stores them). */

@@ -102,7 +102,11 @@ export const GET_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Promise<Res
     const auth = await getAuth(args.request, args.context)
     if (!auth.user || !auth.session) return json(null)
     return json({
-      session: sessionJson(auth.session, auth.user.id),
+      // The organization plugin's field: the workspace this session works in.
+      session: {
+        ...sessionJson(auth.session, auth.user.id),
+        activeOrganizationId: auth.user.activeWorkspaceId,
+      },
       user: userJson(auth.user, await userRow(auth.user.id)),
     })
   },

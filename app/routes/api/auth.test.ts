@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { database } from '~/db/client.server'
-import { emailOutbox, users, verifications } from '~/db/schema'
+import { emailOutbox, users, verifications, workspaceMembers } from '~/db/schema'
 import { INVALID_RESET_LINK, INVALID_VERIFICATION_LINK } from '~/services/accounts.server'
-import { findSession } from '~/services/sessions.server'
+import { findSession, setActiveWorkspace } from '~/services/sessions.server'
 import { hashToken, verifyPassword } from '~/utils/crypto.server'
 import {
   anonymousBrowser,
@@ -15,7 +15,7 @@ import {
   sessionCookieOf,
   signedInBrowser,
 } from '../../../tests/helpers/auth'
-import { createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
+import { createTeamWorkspace, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
 import { callAction, callLoader, type RequestOptions } from '../../../tests/helpers/route'
 import { action, loader } from './auth'
 
@@ -191,9 +191,36 @@ describe('GET get-session', () => {
       updatedAt: ISO,
       ipAddress: '203.0.113.3',
       userAgent: 'better-auth client',
+      // Until the session picks one, it works in the person's personal workspace.
+      activeOrganizationId: user.id,
     })
     expectUserJson(body.user, user)
     expect(JSON.stringify(body)).not.toContain(browser.session.token)
+  })
+
+  test('activeOrganizationId is the workspace the session works in, while the person is in it', async () => {
+    const { db, user, browser, headers } = await signedIn()
+    const other = await signedInBrowser(db, user.id)
+    const team = await createTeamWorkspace(db, {
+      ownerId: (await createUser(db)).id,
+      members: [{ userId: user.id, role: 'member' }],
+    })
+    await setActiveWorkspace(db, { id: browser.session.id, userId: user.id }, team.id)
+    const activeOf = async (cookie: string) =>
+      (
+        (await get('get-session', { headers: { Cookie: cookie } })).data as {
+          session: { activeOrganizationId: string }
+        }
+      ).session.activeOrganizationId
+
+    expect(await activeOf(headers.Cookie)).toBe(team.id)
+    // Each session has its own: the person's other browser still works in their personal one.
+    expect(await activeOf(other.cookie)).toBe(user.id)
+    // Out of the workspace, the session falls back to the personal one.
+    await db
+      .delete(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, team.id), eq(workspaceMembers.userId, user.id)))
+    expect(await activeOf(headers.Cookie)).toBe(user.id)
   })
 })
 

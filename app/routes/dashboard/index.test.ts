@@ -5,9 +5,10 @@ import { createRoutesStub } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { users } from '~/db/schema'
+import { setActiveWorkspace } from '~/services/sessions.server'
 import { todayIn } from '~/utils/calendar'
 import { signedInBrowser } from '../../../tests/helpers/auth'
-import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
+import { createTask, createTeamWorkspace, createUser, shareTask } from '../../../tests/helpers/factories'
 import { links, visibleText } from '../../../tests/helpers/html'
 import { callLoader } from '../../../tests/helpers/route'
 import Dashboard, { loader } from './index'
@@ -156,5 +157,37 @@ describe('page', () => {
     expect(visibleText(render(await dashboardOf(ada.id)))).toContain('3 of 3 done')
     await db.update(users).set({ onboardedAt: new Date() }).where(eq(users.id, ada.id))
     expect(visibleText(render(await dashboardOf(ada.id)))).not.toContain('Get started')
+  })
+})
+
+describe('in a team workspace', () => {
+  test('the numbers are the workspace’s, whoever created its tasks; the personal tasks count there only', async () => {
+    const ada = await createUser(db)
+    const bob = await createUser(db)
+    const acme = await createTeamWorkspace(db, {
+      ownerId: ada.id,
+      members: [{ userId: bob.id, role: 'member' }],
+    })
+    await createTask(db, {
+      userId: bob.id,
+      workspaceId: acme.id,
+      status: 'Completed',
+      completedAt: new Date(),
+      createdAt: new Date(Date.now() - 60_000),
+    })
+    await createTask(db, { userId: ada.id, workspaceId: acme.id, text: 'Newest team task' })
+    await createTask(db, { userId: ada.id, text: 'Personal one' })
+    const browser = await signedInBrowser(db, ada.id)
+    await setActiveWorkspace(db, { id: browser.session.id, userId: ada.id }, acme.id)
+
+    const inTeam = await callLoader(loader, { url: '/dashboard', headers: { Cookie: browser.cookie } })
+    expect(inTeam.data.stats.own).toMatchObject({ total: 2, byStatus: { Completed: 1, 'Not Started': 1 } })
+    expect(inTeam.data.recentlyCreated?.text).toBe('Newest team task')
+    expect(inTeam.data.insights.completionsPerDay.at(-1)?.completed).toBe(1)
+
+    await setActiveWorkspace(db, { id: browser.session.id, userId: ada.id }, ada.id)
+    const personal = await callLoader(loader, { url: '/dashboard', headers: { Cookie: browser.cookie } })
+    expect(personal.data.stats.own.total).toBe(1)
+    expect(personal.data.recentlyCreated?.text).toBe('Personal one')
   })
 })

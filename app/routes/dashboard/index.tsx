@@ -34,12 +34,14 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, url)
   const db = database()
   const timeZone = timeZoneFrom(request.headers)
+  // The numbers are those of the workspace the person works in (the header's switcher).
+  const workspaceId = user.activeWorkspaceId
   const [stats, insights, due, recentlyCompleted, recentlyCreated, onboarding] = await Promise.all([
-    getTaskStats(db, user),
-    getProductivityInsights(db, user, { timeZone }),
-    getDueCounts(db, user, { timeZone }),
-    getMostRecentCompleted(db, user),
-    getMostRecentCreated(db, user),
+    getTaskStats(db, user, workspaceId),
+    getProductivityInsights(db, user, workspaceId, { timeZone }),
+    getDueCounts(db, user, workspaceId, { timeZone }),
+    getMostRecentCompleted(db, user, workspaceId),
+    getMostRecentCreated(db, user, workspaceId),
     getOnboarding(db, user),
   ])
   return { user, stats, insights, due, recentlyCompleted, recentlyCreated, onboarding }

@@ -1,11 +1,14 @@
+import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { tasks } from '~/db/schema'
+import { setActiveWorkspace } from '~/services/sessions.server'
 import { todayIn } from '~/utils/calendar'
 import { signedInBrowser } from '../../../tests/helpers/auth'
-import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
-import { callLoader } from '../../../tests/helpers/route'
+import { createTask, createTeamWorkspace, createUser, shareTask } from '../../../tests/helpers/factories'
+import { callAction, callLoader } from '../../../tests/helpers/route'
 import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
-import { loader } from './index'
+import { action, loader } from './index'
 
 /**
  * The list page's loader sends what the page renders and nothing else: the document carries the
@@ -93,5 +96,53 @@ describe('/task loader', () => {
     const browser = await signedInBrowser(db, grace.id)
     const { data } = await callLoader(loader, { url: '/task?sort=due', headers: { Cookie: browser.cookie } })
     expect(data.groups.mine.tasks.map((row) => row.text)).toEqual(['Sooner', 'Later', 'Undated'])
+  })
+})
+
+describe('/task in the workspace the person works in', () => {
+  async function inTeam() {
+    const ada = await createUser(db, { name: 'Ada' })
+    const bob = await createUser(db, { name: 'Bob' })
+    const acme = await createTeamWorkspace(db, {
+      ownerId: bob.id,
+      members: [{ userId: ada.id, role: 'member' }],
+    })
+    const browser = await signedInBrowser(db, ada.id)
+    await setActiveWorkspace(db, { id: browser.session.id, userId: ada.id }, acme.id)
+    return { ada, bob, acme, browser }
+  }
+
+  test('lists the team’s tasks, another member’s among them, and offers them as parents; not the personal ones', async () => {
+    const { ada, bob, acme, browser } = await inTeam()
+    const bobs = await createTask(db, { userId: bob.id, workspaceId: acme.id, text: 'Bob’s team task' })
+    await createTask(db, { userId: ada.id, text: 'Ada’s personal task' })
+
+    const { data } = await callLoader(loader, { url: '/task', headers: { Cookie: browser.cookie } })
+
+    expect(data.groups.mine.tasks.map((row) => row.text)).toEqual(['Bob’s team task'])
+    expect(data.parents).toEqual([{ id: bobs.id, text: 'Bob’s team task' }])
+  })
+
+  test('the create form creates in the active workspace, or in another of the person’s that it names', async () => {
+    const { ada, acme, browser } = await inTeam()
+    const create = (fields: Record<string, string>) =>
+      callAction(action, { url: '/task', headers: browser.headers(), form: browser.form(fields) })
+
+    expect((await create({ text: 'Plan the launch' })).status).toBe(302)
+    expect((await create({ text: 'Water the plants', workspaceId: ada.id })).status).toBe(302)
+    const created = await db
+      .select({ text: tasks.text, workspaceId: tasks.workspaceId })
+      .from(tasks)
+      .where(eq(tasks.userId, ada.id))
+      .orderBy(tasks.text)
+    expect(created).toEqual([
+      { text: 'Plan the launch', workspaceId: acme.id },
+      { text: 'Water the plants', workspaceId: ada.id },
+    ])
+
+    const stranger = await createUser(db)
+    const refused = await create({ text: 'Somewhere else', workspaceId: stranger.id })
+    expect(refused.status).toBe(404)
+    expect(await db.select().from(tasks).where(eq(tasks.workspaceId, stranger.id))).toEqual([])
   })
 })

@@ -23,7 +23,6 @@ import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { handleForm } from '~/http/form-action.server'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { listParentCandidates } from '~/services/tasks/reads.server'
-import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { TaskFieldsSchema, TaskListFiltersSchema } from '~/services/tasks/task-schemas'
 import { createTask } from '~/services/tasks/writes.server'
 import { redirectWithToast } from '~/toast.server'
@@ -66,9 +65,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const db = database()
   const today = todayFor(request.headers)
   const page = { limit: PAGE_SIZE, offset: (filters.page - 1) * PAGE_SIZE }
+  // The list's first group and the parents a new task may hang under are the workspace's the
+  // person works in (the header's switcher); what is shared with them and public is not.
   const [groups, parents] = await Promise.all([
-    listTaskGroups(db, user, filters, page, today),
-    listParentCandidates(db, personalWorkspaceId(user)),
+    listTaskGroups(db, user, user.activeWorkspaceId, filters, page, today),
+    listParentCandidates(db, user.activeWorkspaceId),
   ])
   return {
     groups,
@@ -82,7 +83,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 export async function action({ request, context, url }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, url)
   return handleForm(await readFormData(request), TaskFieldsSchema, async (fields) => {
-    const task = await createTask(database(), user, fields)
+    // A form without a workspace creates in the one the person works in.
+    const task = await createTask(database(), user, {
+      ...fields,
+      workspaceId: fields.workspaceId ?? user.activeWorkspaceId,
+    })
     return redirectWithToast(`/task?task=${task.id}`, {
       type: 'success',
       title: 'Task created',

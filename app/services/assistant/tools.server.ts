@@ -12,6 +12,7 @@ import { StatusSchema, TaskFieldsSchema, TaskIdSchema, TaskUpdateSchema } from '
 import type { TaskView } from '~/services/tasks/view'
 import { TASK_VIEW_FIELDS, type TaskViewField } from '~/services/tasks/view-fields'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { DUE_WINDOWS, isDueWithin } from '~/utils/due-date'
 import { withholding, z } from '~/utils/zod'
@@ -36,7 +37,8 @@ export const WITHHELD_FROM_ASSISTANT = {
   sharedWithNames: 'the people a task is shared with are not the assistant’s to name',
   ownerName: 'a task shared with the person is another person’s',
   userId: 'a task shared with the person is another person’s',
-  workspaceId: 'a personal workspace has its owner’s account id, and another team’s workspace is not the person’s to learn',
+  workspaceId:
+    'a personal workspace has its owner’s account id, and another team’s workspace is not the person’s to learn',
   assigneeName:
     'the people a task is assigned to are not the assistant’s to name (`assignedToYou` says if it is the person)',
   assigneeImage: 'the people a task is assigned to are not the assistant’s to name',
@@ -156,7 +158,7 @@ export function chatTools(db: Database, user: SessionUser, timeZone = DEFAULT_TI
       description:
         'Count the tasks the person owns as their task list shows them (subtasks apart): in all, by status and by priority, with hours planned and completed.',
       inputSchema: z.object({}),
-      execute: async () => (await getTaskStats(db, user)).own,
+      execute: async () => (await getTaskStats(db, user, personalWorkspaceId(user))).own,
     }),
     searchDocs: tool({
       description:

@@ -1,16 +1,19 @@
 import { fc, test } from '@fast-check/vitest'
 import { drizzle } from 'drizzle-orm/libsql'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import type { Database } from '~/db/client.server'
+import { type Database, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
 import * as schema from '~/db/schema'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import { openScratchDatabase } from '../../../tests/helpers/db'
 import {
+  createTeamWorkspace,
   createUser,
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../../tests/helpers/factories'
+import { planOf, statementsOf } from '../../../tests/helpers/query-plan'
 import { TASK_LIST_ROW_FIELDS } from '../../../tests/helpers/task-list'
 import { fields, type UserRow, viewerOf } from '../../../tests/helpers/task-service'
 import { listTaskGroups } from './list.server'
@@ -166,6 +169,7 @@ describe('lists', () => {
     const groups = await listTaskGroups(
       scratch.db,
       viewerOf(viewer),
+      personalWorkspaceId(viewerOf(viewer)),
       filters,
       { limit: 1000, offset: 0 },
       TODAY,
@@ -200,7 +204,13 @@ describe('lists', () => {
 
   test('public leaves out my own tasks and those shared with me (they are under Shared)', async () => {
     const [ada] = people as [UserRow]
-    const groups = await listTaskGroups(scratch.db, viewerOf(ada), {}, { limit: 1000, offset: 0 })
+    const groups = await listTaskGroups(
+      scratch.db,
+      viewerOf(ada),
+      personalWorkspaceId(viewerOf(ada)),
+      {},
+      { limit: 1000, offset: 0 },
+    )
     const sharedIds = new Set(groups.shared.map((task) => task.id))
     const publicAndShared = world.filter(
       (task) => task.isPublic && task.userId !== ada.id && task.shares.includes(ada.email),
@@ -241,7 +251,13 @@ describe('lists', () => {
     const all = expectedGroups(ada).mine
     const seen: string[] = []
     for (let offset = 0; offset < all.length + 7; offset += 7) {
-      const { mine } = await listTaskGroups(scratch.db, viewerOf(ada), {}, { limit: 7, offset })
+      const { mine } = await listTaskGroups(
+        scratch.db,
+        viewerOf(ada),
+        personalWorkspaceId(viewerOf(ada)),
+        {},
+        { limit: 7, offset },
+      )
       expect(mine.total).toBe(all.length)
       expect(mine.tasks.length).toBe(Math.max(0, Math.min(7, all.length - offset)))
       seen.push(...mine.tasks.map((task) => task.id))
@@ -250,6 +266,7 @@ describe('lists', () => {
     const filtered = await listTaskGroups(
       scratch.db,
       viewerOf(ada),
+      personalWorkspaceId(viewerOf(ada)),
       { priority: 'high' },
       { limit: 3, offset: 0 },
     )
@@ -262,7 +279,7 @@ describe('lists', () => {
   test('no query per task: the grouped list is 4 statements, task.getAll and a task 1 each', async () => {
     for (const person of people) {
       statements.length = 0
-      await listTaskGroups(counted, viewerOf(person))
+      await listTaskGroups(counted, viewerOf(person), personalWorkspaceId(viewerOf(person)))
       expect(statements).toHaveLength(4)
       statements.length = 0
       const visible = await listVisibleTasks(counted, viewerOf(person))
@@ -300,12 +317,16 @@ describe('lists', () => {
     // Someone it is shared with sees the names of verified accounts only, and no address.
     const [seen] = (await listVisibleTasks(s, viewerOf(named))).filter((row) => row.id === task.id)
     expect(seen).toMatchObject({ ownerName: 'Unknown User', sharedWith: [], sharedWithNames: ['Nia Named'] })
-    const [listed] = (await listTaskGroups(s, viewerOf(named))).shared.filter((row) => row.id === task.id)
+    const [listed] = (
+      await listTaskGroups(s, viewerOf(named), personalWorkspaceId(viewerOf(named)))
+    ).shared.filter((row) => row.id === task.id)
     expect(listed?.ownerName).toBe('Unknown User')
     const [ada] = people as [UserRow]
-    expect((await listTaskGroups(s, viewerOf(ada))).mine.tasks.every((row) => row.ownerName === 'Ada')).toBe(
-      true,
-    )
+    expect(
+      (await listTaskGroups(s, viewerOf(ada), personalWorkspaceId(viewerOf(ada)))).mine.tasks.every(
+        (row) => row.ownerName === 'Ada',
+      ),
+    ).toBe(true)
   })
 
   test('the wire shape: ISO dates, e-mails in sharedWith, the subtask progress', async () => {
@@ -320,7 +341,7 @@ describe('lists', () => {
 
   test('a list row carries what the row shows, and no address, date or owner id', async () => {
     const [ada] = people as [UserRow]
-    const groups = await listTaskGroups(scratch.db, viewerOf(ada))
+    const groups = await listTaskGroups(scratch.db, viewerOf(ada), personalWorkspaceId(viewerOf(ada)))
     for (const row of [...groups.mine.tasks, ...groups.shared, ...groups.public]) {
       expect(Object.keys(row).sort()).toEqual(TASK_LIST_ROW_FIELDS)
       expect(typeof row.isPublic).toBe('boolean')
@@ -344,7 +365,13 @@ describe('lists', () => {
       const viewer = viewers[who] as UserRow
       const filters = { status, priority }
       const expected = expectedGroups(viewer, filters)
-      const groups = await listTaskGroups(scratch.db, viewerOf(viewer), filters, page)
+      const groups = await listTaskGroups(
+        scratch.db,
+        viewerOf(viewer),
+        personalWorkspaceId(viewerOf(viewer)),
+        filters,
+        page,
+      )
       const ids = (rows: { id: string }[]) => rows.map((row) => row.id)
       expect(ids(groups.mine.tasks)).toEqual(expected.mine.slice(page.offset, page.offset + page.limit))
       expect(groups.mine.total).toBe(expected.mine.length)
@@ -359,4 +386,82 @@ describe('lists', () => {
       }
     },
   )
+})
+
+// ── The workspace the viewer works in ──────────────────────────────────────
+
+describe('the first group is the tasks of the workspace the viewer works in', () => {
+  const db = database()
+
+  async function team() {
+    const ada = await createUser(db, { name: 'Ada' })
+    const bob = await createUser(db, { name: 'Bob' })
+    const stranger = await createUser(db, { name: 'Cy' })
+    const acme = await createTeamWorkspace(db, {
+      ownerId: ada.id,
+      members: [{ userId: bob.id, role: 'member' }],
+    })
+    const byBob = await insertTask(db, { userId: bob.id, workspaceId: acme.id, text: 'Bob’s team task' })
+    const byAda = await insertTask(db, { userId: ada.id, workspaceId: acme.id, text: 'Ada’s team task' })
+    await insertTask(db, {
+      userId: ada.id,
+      workspaceId: acme.id,
+      parentTaskId: byAda.id,
+      text: 'A team subtask',
+    })
+    const personal = await insertTask(db, { userId: ada.id, text: 'Ada’s own task' })
+    return { ada, bob, stranger, acme, byBob, byAda, personal }
+  }
+  const texts = (rows: { text: string }[]) => rows.map((row) => row.text)
+
+  test('a team workspace: every member’s top-level tasks, and none of the viewer’s personal ones', async () => {
+    const { ada, bob, acme } = await team()
+    const inTeam = await listTaskGroups(db, viewerOf(ada), acme.id)
+    expect(texts(inTeam.mine.tasks)).toEqual(['Ada’s team task', 'Bob’s team task'])
+    expect(inTeam.mine.total).toBe(2)
+    expect((await listTaskGroups(db, viewerOf(bob), acme.id)).mine.tasks).toEqual(inTeam.mine.tasks)
+    // Working in the personal workspace, the team's tasks are not listed, as mine or otherwise.
+    const personal = await listTaskGroups(db, viewerOf(ada), personalWorkspaceId(ada))
+    expect(texts(personal.mine.tasks)).toEqual(['Ada’s own task'])
+    const elsewhere = [...personal.shared, ...personal.public].map((row) => row.id)
+    expect(elsewhere).not.toContain(inTeam.mine.tasks[0]?.id)
+  })
+
+  test('shared with me and public stay as they are, whichever workspace is active', async () => {
+    const { ada, stranger, acme, byBob } = await team()
+    const theirs = await insertTask(db, { userId: stranger.id, text: 'Shared from outside' })
+    await insertShares(db, theirs.id, [ada.email])
+    const open = await insertTask(db, { userId: stranger.id, text: 'Open to all', isPublic: true })
+    const inTeam = await listTaskGroups(db, viewerOf(ada), acme.id)
+    const inPersonal = await listTaskGroups(db, viewerOf(ada), personalWorkspaceId(ada))
+    for (const groups of [inTeam, inPersonal]) {
+      expect(groups.shared.map((row) => row.id)).toContain(theirs.id)
+      expect(groups.public.map((row) => row.id)).toContain(open.id)
+      expect(groups.public.map((row) => row.id)).not.toContain(byBob.id)
+    }
+  })
+
+  test('a workspace the viewer is not in lists nothing as theirs', async () => {
+    const { stranger, acme } = await team()
+    const groups = await listTaskGroups(db, viewerOf(stranger), acme.id)
+    expect(groups.mine).toEqual({ tasks: [], total: 0 })
+  })
+
+  test('the group and its count ride the workspace’s indexes, not a scan of tasks', async () => {
+    const { ada, acme } = await team()
+    for (let i = 0; i < 20; i++) await insertTask(db)
+    const sent = await statementsOf(db, () => listTaskGroups(db, viewerOf(ada), acme.id))
+    const ofWorkspace = sent.filter(
+      (statement) =>
+        typeof statement !== 'string' && Array.isArray(statement.args) && statement.args.includes(acme.id),
+    )
+    expect(ofWorkspace).toHaveLength(2)
+    for (const statement of ofWorkspace) {
+      const plan = await planOf(db, statement)
+      expect(plan.filter((step) => /^SCAN tasks\b/.test(step))).toEqual([])
+      expect(plan.some((step) => /SEARCH tasks USING (COVERING )?INDEX tasks_workspace_/.test(step))).toBe(
+        true,
+      )
+    }
+  })
 })

@@ -8,7 +8,7 @@ import { type DueWindow, dueWindowDays } from '~/utils/due-date'
 import type { Actor } from '../session-user'
 import { taskListItemColumns } from './columns.server'
 import { dueWithinSql } from './due.server'
-import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
+import { inWorkspaceSql, ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
 import type { TaskListItem } from './view'
 
 /** The task list page's groups, read by four statements prepared once per filter shape. */
@@ -27,6 +27,7 @@ export type TaskFilters = {
 }
 
 export type TaskGroups = {
+  /** The top-level tasks of the workspace the viewer works in, whoever created them. */
   mine: { tasks: TaskListItem[]; total: number }
   shared: TaskListItem[]
   public: TaskListItem[]
@@ -34,6 +35,7 @@ export type TaskGroups = {
 
 /** The placeholders of the task list's statements besides the viewer's (`viewerPlaceholders`). */
 const list = {
+  workspaceId: sql.placeholder('workspaceId'),
   status: sql.placeholder('status'),
   priority: sql.placeholder('priority'),
   dueFrom: sql.placeholder('dueFrom'),
@@ -61,7 +63,14 @@ function buildListStatements(db: Database, shape: FilterShape) {
       ? [sql`${tasks.dueDate} IS NULL`, asc(tasks.dueDate), desc(tasks.createdAt), desc(tasks.id)]
       : [desc(tasks.createdAt), desc(tasks.id)]
   const topLevel = sql`${tasks.parentTaskId} IS NULL`
-  const mineWhere = and(eq(tasks.userId, viewerPlaceholders.id), topLevel, filter)
+  // The workspace's tasks, for a member of it only: for anyone else the condition, a lookup made
+  // once per statement, holds for no row.
+  const mineWhere = and(
+    eq(tasks.workspaceId, list.workspaceId),
+    inWorkspaceSql(list.workspaceId, viewerPlaceholders.id, false),
+    topLevel,
+    filter,
+  )
   return {
     mine: selectListItems(db, mineWhere)
       .orderBy(...order)
@@ -127,13 +136,16 @@ const toListItem = (row: TaskListItem): TaskListItem => ({
 })
 
 /**
- * The task list, grouped: the viewer's own (paged: a user may own thousands), tasks shared with
- * them, and others' public tasks. Subtasks appear under their parent, not in the groups. Four
- * statements prepared once per filter shape; the rows carry only what the list shows.
+ * The task list, grouped: the tasks of the workspace the viewer works in (paged: a workspace may
+ * hold thousands), tasks shared with them from workspaces they are not in, and public tasks of
+ * workspaces they are not in. A workspace they are not in has no tasks for them here. Subtasks
+ * appear under their parent, not in the groups. Four statements prepared once per filter shape;
+ * the rows carry only what the list shows.
  */
 export async function listTaskGroups(
   db: Database,
   viewer: Actor,
+  workspaceId: string,
   filters: TaskFilters = {},
   page: { limit: number; offset: number } = { limit: 50, offset: 0 },
   today = todayIn(DEFAULT_TIME_ZONE),
@@ -142,6 +154,7 @@ export async function listTaskGroups(
   const days = filters.due ? dueWindowDays(filters.due, today) : null
   const params = {
     ...viewerParams(viewer),
+    workspaceId,
     status: filters.status ?? null,
     priority: filters.priority ?? null,
     dueFrom: days?.from ?? null,

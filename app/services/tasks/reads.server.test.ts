@@ -2,6 +2,7 @@ import { test } from '@fast-check/vitest'
 import { beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
 import type { Viewer } from '~/services/session-user'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import {
   createUser,
   shareTask as insertShares,
@@ -82,7 +83,7 @@ describe('who sees whom a task is shared with', () => {
     expectNoAddress(await getTaskDetails(db, viewer, task.id))
     expectNoAddress(await listSubtasks(db, viewer, task.id))
     if (viewer) {
-      expectNoAddress(await listTaskGroups(db, viewer))
+      expectNoAddress(await listTaskGroups(db, viewer, personalWorkspaceId(viewer)))
       expectNoAddress(await listVisibleTasks(db, viewer))
     }
   })
@@ -115,15 +116,17 @@ describe('subtasks, as each viewer reads them', () => {
     const progress = { subtaskCount: 4, subtasksCompleted: 2 }
     expect((await getTask(db, viewerOf(ada), parent.id)).task).toMatchObject(progress)
 
-    const adas = await listTaskGroups(db, viewerOf(ada))
+    const adas = await listTaskGroups(db, viewerOf(ada), personalWorkspaceId(viewerOf(ada)))
     expect(adas.mine.tasks.find((row) => row.id === parent.id)).toMatchObject(progress)
     const subtaskIds = new Set((await listSubtasks(db, viewerOf(ada), parent.id)).map((row) => row.id))
     expect(subtaskIds.size).toBe(4)
     expect(adas.mine.tasks.filter((row) => subtaskIds.has(row.id))).toEqual([])
     expect(
-      (await listTaskGroups(db, viewerOf(grace))).shared.find((row) => row.id === parent.id),
+      (await listTaskGroups(db, viewerOf(grace), personalWorkspaceId(viewerOf(grace)))).shared.find(
+        (row) => row.id === parent.id,
+      ),
     ).toMatchObject(progress)
-    const eves = await listTaskGroups(db, viewerOf(eve))
+    const eves = await listTaskGroups(db, viewerOf(eve), personalWorkspaceId(viewerOf(eve)))
     expect(eves.public.find((row) => row.id === parent.id)).toMatchObject(progress)
     expect((await listVisibleTasks(db, viewerOf(eve))).find((row) => row.id === parent.id)).toMatchObject(
       progress,
@@ -155,7 +158,9 @@ describe('subtasks, as each viewer reads them', () => {
     expect(await progressFor(viewerOf(eve))).toEqual({ subtaskCount: 2, subtasksCompleted: 1 })
     expect(await progressFor(null)).toEqual({ subtaskCount: 2, subtasksCompleted: 1 })
     // The lists agree with the task, and the count is the length of the list the viewer opens.
-    const gracesRow = (await listTaskGroups(db, viewerOf(grace))).shared.find((row) => row.id === parent.id)
+    const gracesRow = (
+      await listTaskGroups(db, viewerOf(grace), personalWorkspaceId(viewerOf(grace)))
+    ).shared.find((row) => row.id === parent.id)
     expect(gracesRow).toMatchObject({ subtaskCount: 3, subtasksCompleted: 2 })
     const evesRow = (await listVisibleTasks(db, viewerOf(eve))).find((row) => row.id === parent.id)
     expect(evesRow).toMatchObject({ subtaskCount: 2, subtasksCompleted: 1 })

@@ -7,6 +7,7 @@ import { NotFound } from '../errors'
 import type { Actor, Viewer } from '../session-user'
 import { taskViewColumns } from './columns.server'
 import {
+  inWorkspaceSql,
   isTaskVisibleSql,
   type Permissions,
   permissionsOf,
@@ -189,18 +190,23 @@ export async function listVisibleTasks(db: Database, viewer: Actor) {
 }
 
 /**
- * The viewer's own task completed last, or created last (a subtask counts: it opens in the modal
- * like any task), as the list shows it; null when there is none. Both orders ride an index.
+ * The workspace's task completed last, or created last (a subtask counts: it opens in the modal
+ * like any task), as the list shows it; null when there is none, or the viewer is not in the
+ * workspace. Both orders ride an index.
  */
-export async function findLatestOwnTask(db: Database, viewer: Actor, by: 'completed' | 'created') {
+export async function findLatestTask(
+  db: Database,
+  viewer: Actor,
+  workspaceId: string,
+  by: 'completed' | 'created',
+) {
+  const inWorkspace = and(eq(tasks.workspaceId, workspaceId), inWorkspaceSql(workspaceId, viewer.id, false))
   const [row] =
     by === 'completed'
-      ? await selectTaskViews(db, viewer, and(eq(tasks.userId, viewer.id), isNotNull(tasks.completedAt)))
+      ? await selectTaskViews(db, viewer, and(inWorkspace, isNotNull(tasks.completedAt)))
           .orderBy(desc(tasks.completedAt), desc(tasks.id))
           .limit(1)
-      : await selectTaskViews(db, viewer, eq(tasks.userId, viewer.id))
-          .orderBy(desc(tasks.createdAt), desc(tasks.id))
-          .limit(1)
+      : await selectTaskViews(db, viewer, inWorkspace).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(1)
   return row ? viewOf(row, viewer) : null
 }
 

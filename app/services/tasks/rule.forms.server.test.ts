@@ -7,6 +7,7 @@ import { NotFound } from '~/services/errors'
 import { mentionableUsers } from '~/services/mentions.server'
 import type { Viewer } from '~/services/session-user'
 import { readAudiences } from '~/services/tasks/audience.server'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import {
   createUser,
   shareTask as insertShares,
@@ -283,7 +284,7 @@ describe('the services apply the same rules', () => {
     const visibleSubtasks = KINDS.filter((kind) => expectedOf(name, `subtask of ${kind}`, 'see')).length
     expect((await getTask(db, viewer, parentId)).task.subtaskCount).toBe(visibleSubtasks)
     if (!viewer) return
-    const groups = await listTaskGroups(db, viewer)
+    const groups = await listTaskGroups(db, viewer, personalWorkspaceId(viewer))
     const row = [...groups.mine.tasks, ...groups.shared, ...groups.public].find(
       (task) => task.id === parentId,
     )
@@ -295,7 +296,13 @@ describe('the services apply the same rules', () => {
     async (name) => {
       const viewer = viewerOf(people[name as Exclude<ViewerName, 'anonymous'>])
       const visible = new Set((await listVisibleTasks(db, viewer)).map((task) => task.id))
-      const groups = await listTaskGroups(db, viewer, {}, { limit: 1000, offset: 0 })
+      const groups = await listTaskGroups(
+        db,
+        viewer,
+        personalWorkspaceId(viewer),
+        {},
+        { limit: 1000, offset: 0 },
+      )
       const ids = (rows: { id: string }[]) => new Set(rows.map((row) => row.id))
       const [mine, shared, publicTasks] = [ids(groups.mine.tasks), ids(groups.shared), ids(groups.public)]
       for (const place of PLACES) {

@@ -7,6 +7,7 @@ import { requestEmailVerification, verifyEmail } from '~/services/accounts.serve
 import type { Actor, Viewer } from '~/services/session-user'
 import { createSession, findSession } from '~/services/sessions.server'
 import { TaskUpdateSchema } from '~/services/tasks/task-schemas'
+import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import {
   createUser,
   shareTask as insertShares,
@@ -224,7 +225,7 @@ describe('the permission matrix', () => {
       test(`list → ${cell.list}`, async () => {
         const task = await taskOf(cell.kind)
         const me = viewer(cell.actor) as Actor
-        const groups = await listTaskGroups(db, me)
+        const groups = await listTaskGroups(db, me, personalWorkspaceId(me))
         const found = (['mine', 'shared', 'public'] as const).filter((group) =>
           (group === 'mine' ? groups.mine.tasks : groups[group]).some((row) => row.id === task.id),
         )
@@ -270,7 +271,7 @@ describe('a shared address whose owner signs up later', () => {
     expect(unproven).toMatchObject({ email: 'late@example.com', emailVerified: false })
     await expectRefused(task.id, () => getTask(db, unproven, task.id), notFound)
     await expectRefused(task.id, () => setTaskStatus(db, viewerOf(late), task.id, 'Completed'), notFound)
-    expect((await listTaskGroups(db, viewerOf(late))).shared).toEqual([])
+    expect((await listTaskGroups(db, viewerOf(late), personalWorkspaceId(viewerOf(late)))).shared).toEqual([])
     expect(await listVisibleTasks(db, viewerOf(late))).not.toContainEqual(
       expect.objectContaining({ id: task.id }),
     )
@@ -286,7 +287,9 @@ describe('a shared address whose owner signs up later', () => {
     expect(proven.emailVerified).toBe(true)
 
     expect((await getTask(db, proven, task.id)).may.sharedWith).toBe(true)
-    expect((await listTaskGroups(db, proven)).shared.map((row) => row.id)).toEqual([task.id])
+    expect(
+      (await listTaskGroups(db, proven, personalWorkspaceId(proven))).shared.map((row) => row.id),
+    ).toEqual([task.id])
     expect((await setTaskStatus(db, proven, task.id, 'Completed')).status).toBe('Completed')
     expect((await getTask(db, viewerOf(owner), task.id)).task.sharedWithNames).toEqual(['Lena Late'])
   })
