@@ -61,6 +61,8 @@ export default [
   route('task/comments', 'routes/tasks/comments.tsx'),
   route('notifications', 'routes/notifications.tsx'),
   route('search', 'routes/search/index.tsx'),
+  route('workspaces', 'routes/workspaces/index.tsx'),
+  route('workspaces/:slug/settings', 'routes/workspaces/settings.tsx'),
   route('workspaces/switch', 'routes/workspaces/switch.tsx'),
   route('chat/:chatId?', 'routes/chat/index.tsx'),
   route('saved-chats', 'routes/saved-chats/index.tsx'),

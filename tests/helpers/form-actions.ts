@@ -28,6 +28,8 @@ import * as support from '~/routes/support'
 import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
 import * as task from '~/routes/tasks/index'
+import * as workspaces from '~/routes/workspaces/index'
+import * as workspaceSettings from '~/routes/workspaces/settings'
 import type { TaskInput } from '~/services/tasks/task-schemas'
 import { TEST_PASSWORD } from './factories'
 
@@ -321,6 +323,28 @@ export const FORM_ACTIONS: FormActionRoute[] = [
       { intent: 'edit', commentId: '$ownComment', content: 'Edited' },
       { intent: 'delete', commentId: '$othersComment' },
       { intent: 'react', commentId: '$ownComment', reactionType: 'heart' },
+    ],
+  }),
+  route({
+    file: 'routes/workspaces/index.tsx',
+    action: workspaces.action,
+    targets: [at('/workspaces')],
+    needsUser: true,
+    reads: 'form',
+    examples: [{ name: 'A new team', slug: 'a-new-team' }],
+  }),
+  route({
+    file: 'routes/workspaces/settings.tsx',
+    action: workspaceSettings.action,
+    // Nobody's workspace: every change answers 404; the service tests hold the changes themselves.
+    targets: [at('/workspaces/no-such-workspace/settings', { slug: 'no-such-workspace' })],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'rename', name: 'Renamed', slug: 'renamed-team' },
+      { intent: 'leave' },
+      { intent: 'transfer', toUserId: '$ownId' },
+      { intent: 'delete', confirmName: 'Personal' },
     ],
   }),
   route({
