@@ -4,8 +4,13 @@ import { database } from '~/db/client.server'
 import { jobs, workspaceMembers, workspaces } from '~/db/schema'
 import type { WorkspaceRole } from '~/domain/workspaces'
 import { WORKSPACE_DELETION_JOB } from '~/services/workspaces/deletion.server'
-import { CONFIRM_NAME_MESSAGE, SLUG_TAKEN } from '~/services/workspaces/workspace-schemas'
-import { createWorkspace, MANAGERS_ONLY, OWNER_CANNOT_LEAVE } from '~/services/workspaces/workspaces.server'
+import {
+  CONFIRM_NAME_MESSAGE,
+  MANAGERS_ONLY,
+  OWNER_CANNOT_LEAVE,
+  SLUG_TAKEN,
+} from '~/services/workspaces/workspace-schemas'
+import { createWorkspace } from '~/services/workspaces/workspaces.server'
 import { readToast } from '~/toast.server'
 import { callThroughMiddleware, signedInBrowser } from '../../../tests/helpers/auth'
 import { createUser } from '../../../tests/helpers/factories'

@@ -17,13 +17,13 @@ import { getWorkspaceBySlug, listMembers, type MemberView } from '~/services/wor
 import {
   CreateWorkspaceSchema,
   DeleteWorkspaceSchema,
+  MANAGERS_ONLY,
+  OWNER_CANNOT_LEAVE,
   TransferWorkspaceSchema,
 } from '~/services/workspaces/workspace-schemas'
 import {
   deleteWorkspace,
   leaveWorkspace,
-  MANAGERS_ONLY,
-  OWNER_CANNOT_LEAVE,
   transferOwnership,
   updateWorkspace,
 } from '~/services/workspaces/workspaces.server'

@@ -10,6 +10,9 @@ import { z } from '~/utils/zod'
 const { name, slug } = WORKSPACE_LIMITS
 
 export const SLUG_TAKEN = 'That address is taken.'
+/** Refusals the pages also say before anyone tries (a member's settings, the owner's). */
+export const MANAGERS_ONLY = "Only the workspace's owner and admins can change its name and address."
+export const OWNER_CANNOT_LEAVE = 'Transfer the workspace to an admin before you leave.'
 export const CONFIRM_NAME_MESSAGE = "Type the workspace's name to delete it."
 
 export const WorkspaceNameSchema = z

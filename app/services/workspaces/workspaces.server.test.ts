@@ -19,14 +19,12 @@ import { createSession } from '~/services/sessions.server'
 import { createComment, createTask, createUser, shareTask } from '../../../tests/helpers/factories'
 import { WORKSPACE_DELETION_JOB, workspaceDeletionHandler } from './deletion.server'
 import { getWorkspace, listWorkspaces } from './reads.server'
-import { CONFIRM_NAME_MESSAGE, SLUG_TAKEN } from './workspace-schemas'
+import { CONFIRM_NAME_MESSAGE, MANAGERS_ONLY, OWNER_CANNOT_LEAVE, SLUG_TAKEN } from './workspace-schemas'
 import {
   createWorkspace,
   deleteWorkspace,
   leaveWorkspace,
-  MANAGERS_ONLY,
   OWNED_TEAMS_LIMIT_MESSAGE,
-  OWNER_CANNOT_LEAVE,
   OWNER_ONLY_DELETE,
   OWNER_ONLY_TRANSFER,
   PERSONAL_CANNOT_DELETE,

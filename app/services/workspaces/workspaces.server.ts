@@ -13,7 +13,9 @@ import {
   CONFIRM_NAME_MESSAGE,
   CreateWorkspaceSchema,
   DeleteWorkspaceSchema,
+  MANAGERS_ONLY,
   type NewWorkspace,
+  OWNER_CANNOT_LEAVE,
   SLUG_TAKEN,
   TransferWorkspaceSchema,
   UpdateWorkspaceSchema,
@@ -41,8 +43,6 @@ import {
  */
 
 export const OWNED_TEAMS_LIMIT_MESSAGE = `You can own at most ${WORKSPACE_LIMITS.ownedTeams} team workspaces. Delete one, or hand it to an admin, to create another.`
-export const MANAGERS_ONLY = "Only the workspace's owner and admins can change its name and address."
-export const OWNER_CANNOT_LEAVE = 'Transfer the workspace to an admin before you leave.'
 export const PERSONAL_CANNOT_LEAVE = 'A personal workspace cannot be left.'
 export const PERSONAL_CANNOT_TRANSFER = 'A personal workspace cannot be handed to someone else.'
 export const PERSONAL_CANNOT_DELETE = 'A personal workspace cannot be deleted.'
