@@ -15,13 +15,13 @@ export const MANAGERS_ONLY = "Only the workspace's owner and admins can change i
 export const OWNER_CANNOT_LEAVE = 'Transfer the workspace to an admin before you leave.'
 export const CONFIRM_NAME_MESSAGE = "Type the workspace's name to delete it."
 
-export const WorkspaceNameSchema = z
+const WorkspaceNameSchema = z
   .string({ error: 'Name is required' })
   .trim()
   .min(name.minLength, 'Name is required')
   .max(name.maxLength, `Name must be at most ${name.maxLength} characters`)
 
-export const WorkspaceSlugSchema = z
+const WorkspaceSlugSchema = z
   .string({ error: 'Address is required' })
   .min(slug.minLength, `Address must be ${slug.minLength} to ${slug.maxLength} characters`)
   .max(slug.maxLength, `Address must be ${slug.minLength} to ${slug.maxLength} characters`)

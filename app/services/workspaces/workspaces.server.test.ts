@@ -21,6 +21,7 @@ import { WORKSPACE_DELETION_JOB, workspaceDeletionHandler } from './deletion.ser
 import { getWorkspace, listWorkspaces } from './reads.server'
 import { CONFIRM_NAME_MESSAGE, MANAGERS_ONLY, OWNER_CANNOT_LEAVE, SLUG_TAKEN } from './workspace-schemas'
 import {
+  CHOOSE_AN_ADMIN,
   createWorkspace,
   deleteWorkspace,
   leaveWorkspace,
@@ -29,6 +30,7 @@ import {
   OWNER_ONLY_TRANSFER,
   PERSONAL_CANNOT_DELETE,
   PERSONAL_CANNOT_LEAVE,
+  PERSONAL_CANNOT_TRANSFER,
   transferOwnership,
   updateWorkspace,
 } from './workspaces.server'
@@ -291,7 +293,9 @@ describe('transferOwnership', () => {
     const [admin, member] = people as [ReturnType<typeof actorOf>, ReturnType<typeof actorOf>]
     const stranger = await person()
     const before = await rolesOf(workspace.id)
-    await expect(transferOwnership(db, owner, workspace.id, member.id)).rejects.toBeInstanceOf(Invalid)
+    await expect(transferOwnership(db, owner, workspace.id, member.id)).rejects.toEqual(
+      new Invalid(CHOOSE_AN_ADMIN, [{ path: ['toUserId'], message: CHOOSE_AN_ADMIN }]),
+    )
     await expect(transferOwnership(db, owner, workspace.id, stranger.id)).rejects.toBeInstanceOf(Invalid)
     await expect(transferOwnership(db, owner, workspace.id, owner.id)).rejects.toBeInstanceOf(Invalid)
     await expect(transferOwnership(db, owner, workspace.id, '')).rejects.toBeInstanceOf(Invalid)
@@ -299,7 +303,9 @@ describe('transferOwnership', () => {
       new Forbidden(OWNER_ONLY_TRANSFER),
     )
     await expect(transferOwnership(db, stranger, workspace.id, admin.id)).rejects.toBeInstanceOf(NotFound)
-    await expect(transferOwnership(db, owner, owner.id, admin.id)).rejects.toBeInstanceOf(Forbidden)
+    await expect(transferOwnership(db, owner, owner.id, admin.id)).rejects.toEqual(
+      new Forbidden(PERSONAL_CANNOT_TRANSFER),
+    )
     expect(await rolesOf(workspace.id)).toEqual(before)
   })
 })
