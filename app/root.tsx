@@ -17,6 +17,7 @@ import { Header } from '~/components/header'
 import { PendingIndicator } from '~/components/pending-indicator'
 import type { TaskModalData } from '~/components/task-modal'
 import { NoscriptToast, Toaster, useServerToast } from '~/components/toaster'
+import type { WorkspaceChoice } from '~/components/workspace-switcher'
 import { nonceContext } from '~/context'
 import { database } from '~/db/client.server'
 import { outboxMiddleware } from '~/email/middleware.server'
@@ -25,8 +26,9 @@ import { eventLogHead } from '~/events/log.server'
 import { openDiscussion } from '~/services/comment-views.server'
 import { NotFound } from '~/services/errors'
 import { countUnreadMentions } from '~/services/notifications.server'
-import type { SessionUser } from '~/services/session-user'
+import type { SessionUser, SignedInUser } from '~/services/session-user'
 import { getTaskDetails } from '~/services/tasks/reads.server'
+import { listWorkspaces } from '~/services/workspaces/reads.server'
 import { themeBootScript } from '~/theme'
 import { themeFromRequest } from '~/theme.server'
 import { readToast } from '~/toast.server'
@@ -114,7 +116,12 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await getAuth(request, context)
   // Read before the page's data, so a stream resuming from it misses nothing written meanwhile.
   const eventCursor = user || url.searchParams.has('task') ? await eventLogHead(database()) : null
-  const taskModal = await loadTaskModal(user, url.searchParams.get('task'), todayFor(request.headers))
+  const [modal, workspaces] = await Promise.all([
+    loadTaskModal(user, url.searchParams.get('task'), todayFor(request.headers)),
+    workspacesOf(user),
+  ])
+  const taskModal =
+    modal && 'task' in modal ? { ...modal, workspace: namedWorkspace(modal.task, user, workspaces) } : modal
   // After the modal, which may have just read some: the header's badge counts what is left.
   const unreadMentions = user ? await countUnreadMentions(database(), user) : 0
   return data(
@@ -127,6 +134,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       toast,
       taskModal,
       unreadMentions,
+      workspaces,
       eventCursor,
       // An admin signed in as this person for support: every page says so (SupportSessionBanner).
       isSupportSession: Boolean(session?.impersonatorId),
@@ -135,6 +143,26 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     },
     { headers: headers ?? undefined },
   )
+}
+
+/** The header's switcher's choices: the signed-in person's workspaces, their personal one first. */
+async function workspacesOf(user: SignedInUser | null): Promise<WorkspaceChoice[]> {
+  if (!user) return []
+  const workspaces = await listWorkspaces(database(), user)
+  return workspaces.map(({ id, name, isPersonal }) => ({ id, name, isPersonal }))
+}
+
+/**
+ * The workspace a task opened in the modal belongs to, named only when it is one of the viewer's
+ * (a workspace they are not in stays unknown to them) and not the one they work in.
+ */
+function namedWorkspace(
+  task: { workspaceId: string },
+  user: SignedInUser | null,
+  workspaces: WorkspaceChoice[],
+): WorkspaceChoice | null {
+  if (!user || task.workspaceId === user.activeWorkspaceId) return null
+  return workspaces.find((workspace) => workspace.id === task.workspaceId) ?? null
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -184,7 +212,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <>
       <PendingIndicator />
       <Suspense fallback={null}>
-        <KeyboardShortcuts isSignedIn={loaderData.user !== null} />
+        <KeyboardShortcuts
+          isSignedIn={loaderData.user !== null}
+          workspaces={loaderData.workspaces}
+          activeWorkspaceId={loaderData.user?.activeWorkspaceId}
+        />
         {loaderData.user ? (
           <MentionNotifications user={loaderData.user} unreadCount={loaderData.unreadMentions} />
         ) : null}
@@ -198,7 +230,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
           notice={loaderData.toast ? <NoscriptToast toast={loaderData.toast} /> : null}
         />
       ) : null}
-      <Header user={loaderData.user} theme={loaderData.theme} unreadMentions={loaderData.unreadMentions} />
+      <Header
+        user={loaderData.user}
+        theme={loaderData.theme}
+        unreadMentions={loaderData.unreadMentions}
+        workspaces={loaderData.workspaces}
+        activeWorkspaceId={loaderData.user?.activeWorkspaceId}
+      />
       {loaderData.user && loaderData.isSupportSession ? (
         <SupportSessionBanner user={loaderData.user} />
       ) : null}

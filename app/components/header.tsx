@@ -7,6 +7,7 @@ import { ThemeSwitch } from '~/components/theme-switch'
 import { Button, buttonClasses } from '~/components/ui/button'
 import { Icon } from '~/components/ui/icon'
 import { Skeleton } from '~/components/ui/skeleton'
+import { type WorkspaceChoice, WorkspaceSwitcher } from '~/components/workspace-switcher'
 import { INBOX_PATH } from '~/inbox'
 import type { SessionUser } from '~/services/session-user'
 import type { Theme } from '~/theme'
@@ -45,11 +46,16 @@ export function Header({
   user,
   theme,
   unreadMentions = 0,
+  workspaces = [],
+  activeWorkspaceId,
 }: {
   user: SessionUser | null
   theme: Theme | null
   /** The signed-in person's unread mentions, for the badge on the inbox link. */
   unreadMentions?: number
+  /** The signed-in person's workspaces, for the switcher, and the one their session works in. */
+  workspaces?: WorkspaceChoice[]
+  activeWorkspaceId?: string
 }) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
@@ -91,6 +97,9 @@ export function Header({
 
         <div className="ml-auto flex min-w-0 items-center gap-2 md:ml-0">
           {/* The field where the header has room for it; below, the drawer has one (and `/` opens /search). */}
+          {user && !isSessionChanging && activeWorkspaceId && workspaces.length > 0 ? (
+            <WorkspaceSwitcher workspaces={workspaces} activeWorkspaceId={activeWorkspaceId} />
+          ) : null}
           {user && !isSessionChanging ? <SiteSearch className="hidden w-36 lg:block xl:w-44" /> : null}
           <ThemeSwitch serverTheme={theme} />
           {user && !isSessionChanging ? (

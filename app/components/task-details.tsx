@@ -20,6 +20,8 @@ export interface LoadedTask {
   isSignedIn: boolean
   /** The viewer's date, `YYYY-MM-DD`, which the due date is read against. */
   today: string
+  /** Its workspace, named when it is one of the viewer's but not the one they work in; else null. */
+  workspace?: { id: string; name: string } | null
   discussion: Discussion
 }
 
@@ -54,6 +56,12 @@ export function TaskDetails({ modal, comments }: { modal: LoadedTask; comments?:
         </p>
       ) : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        {modal.workspace ? (
+          <>
+            <dt className="text-muted-foreground">Workspace</dt>
+            <dd>{modal.workspace.name}</dd>
+          </>
+        ) : null}
         <dt className="text-muted-foreground">Visibility</dt>
         <dd>{task.isPublic ? 'Public' : 'Private'}</dd>
         {task.dueDate ? (

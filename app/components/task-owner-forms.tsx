@@ -8,6 +8,7 @@ import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { Select } from '~/components/ui/select'
 import { Textarea } from '~/components/ui/textarea'
+import { WorkspaceField } from '~/components/workspace-field'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import type { TaskView } from '~/services/tasks/view'
 import { useIsPending } from '~/utils/pending'
@@ -145,6 +146,10 @@ export function EditTask({
         emptyOption="Nobody"
         options={assignable.map((person) => ({ value: person.id, label: person.name }))}
       />
+      {/* A subtask stays in its parent's workspace; a task moves with its subtasks. */}
+      {task.parentTaskId ? null : (
+        <WorkspaceField meta={plainField('edit-workspace', 'workspaceId', task.workspaceId)} />
+      )}
     </ViewForm>
   )
 }

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { cn } from '~/utils/cn'
-import { matchingItems, type PaletteItem, taskItems } from './palette-items'
+import { matchingItems, type PaletteItem, taskItems, workspaceItems } from './palette-items'
 
 const LISTBOX_ID = 'command-palette-options'
 const optionId = (item: PaletteItem) => `command-palette-${item.id}`
@@ -19,16 +19,25 @@ const SEARCH_MIN_LENGTH = 2
  */
 export default function CommandPalette({
   isSignedIn,
+  workspaces = [],
+  activeWorkspaceId,
   onClose,
 }: {
   isSignedIn: boolean
+  /** The person's workspaces, each one to switch to but the one worked in. */
+  workspaces?: readonly { id: string; name: string }[]
+  activeWorkspaceId?: string
   onClose: (chosen: PaletteItem | null) => void
 }) {
   const dialog = useRef<HTMLDialogElement>(null)
   const chosen = useRef<PaletteItem | null>(null)
   const [query, setQuery] = useState('')
   const [active, setActive] = useState(0)
-  const items = [...matchingItems(isSignedIn, query), ...useTaskSearch(isSignedIn, query)]
+  const items = [
+    ...matchingItems(isSignedIn, query),
+    ...workspaceItems(workspaces, activeWorkspaceId, query),
+    ...useTaskSearch(isSignedIn, query),
+  ]
   const activeIndex = Math.min(active, items.length - 1)
   const activeItem = items[activeIndex]
 

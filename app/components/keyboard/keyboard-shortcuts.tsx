@@ -16,6 +16,8 @@ const SEARCH_FIELD_IDS = ['search-query', 'site-search', 'mobile-site-search']
 /** The forms `toggle-theme` and `sign-out` submit: the header's own, so each stays one way. */
 const THEME_FORM_ID = 'theme-switch'
 const SIGN_OUT_FORM_ID = 'sign-out'
+/** The header's workspace switcher (components/workspace-switcher.tsx): its form, each item `<form id>-<workspace id>`. */
+const WORKSPACE_FORM_ID = 'workspace-switch'
 /** The links of the task list's rows, which `j` and `k` move the focus between. */
 const ROW_LINKS = '[data-keyboard-row]'
 /** The attribute our own dialogs carry (shortcuts-dialog.tsx, command-palette.tsx). */
@@ -29,7 +31,15 @@ type Opened = { dialog: 'help' | 'palette'; at: number } | null
  * dialogs return the focus to where it was when they close, and a command chosen in the palette
  * runs after it has closed, so that focus can move outside it.
  */
-export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean }) {
+export default function KeyboardShortcuts({
+  isSignedIn,
+  workspaces,
+  activeWorkspaceId,
+}: {
+  isSignedIn: boolean
+  workspaces?: readonly { id: string; name: string }[]
+  activeWorkspaceId?: string
+}) {
   const navigate = useNavigate()
   const { pathname } = useLocation()
   const [opened, setOpened] = useState<Opened>(null)
@@ -118,7 +128,12 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
     opener.current = null
     if (!chosen) return
     if (chosen.run.kind === 'go') void navigate(chosen.run.to)
-    else if (chosen.run.action === 'new-task') startNewTask()
+    else if (chosen.run.kind === 'switch-workspace') {
+      // The switcher's own form, submitted by the item of that workspace: one way to switch.
+      const form = document.querySelector<HTMLFormElement>(`form#${WORKSPACE_FORM_ID}`)
+      const item = document.getElementById(`${WORKSPACE_FORM_ID}-${chosen.run.workspaceId}`)
+      if (form && item instanceof HTMLButtonElement) form.requestSubmit(item)
+    } else if (chosen.run.action === 'new-task') startNewTask()
     else {
       const form = chosen.run.action === 'toggle-theme' ? THEME_FORM_ID : SIGN_OUT_FORM_ID
       document.querySelector<HTMLFormElement>(`form#${form}`)?.requestSubmit()
@@ -134,6 +149,8 @@ export default function KeyboardShortcuts({ isSignedIn }: { isSignedIn: boolean 
         <CommandPalette
           key={opened.at}
           isSignedIn={isSignedIn}
+          workspaces={workspaces}
+          activeWorkspaceId={activeWorkspaceId}
           onClose={(chosen) => close(opened.at, chosen)}
         />
       )}

@@ -10,8 +10,11 @@ export type PaletteItem = {
   id: string
   label: string
   /** What kind of thing it is, shown beside the label. */
-  kind: 'Page' | 'Task' | 'Action'
-  run: { kind: 'go'; to: string } | { kind: 'action'; action: PaletteAction }
+  kind: 'Page' | 'Task' | 'Action' | 'Workspace'
+  run:
+    | { kind: 'go'; to: string }
+    | { kind: 'action'; action: PaletteAction }
+    | { kind: 'switch-workspace'; workspaceId: string }
 }
 
 const page = (to: string, label: string): PaletteItem => ({
@@ -61,6 +64,32 @@ export function matchingItems(isSignedIn: boolean, query: string) {
   return items.filter((item) => {
     const text = `${item.label} ${item.kind}`.toLowerCase()
     return words.every((word) => text.includes(word))
+  })
+}
+
+/**
+ * "Switch to …" for each of the person's workspaces but the one they work in, those matching the
+ * query as the pages and actions are matched.
+ */
+export function workspaceItems(
+  workspaces: readonly { id: string; name: string }[],
+  activeWorkspaceId: string | undefined,
+  query: string,
+): PaletteItem[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
+  return workspaces.flatMap((workspace) => {
+    if (workspace.id === activeWorkspaceId) return []
+    const label = `Switch to ${workspace.name}`
+    const text = `${label} workspace`.toLowerCase()
+    if (!words.every((word) => text.includes(word))) return []
+    return [
+      {
+        id: `workspace-${workspace.id}`,
+        label,
+        kind: 'Workspace' as const,
+        run: { kind: 'switch-workspace' as const, workspaceId: workspace.id },
+      },
+    ]
   })
 }
 

@@ -18,6 +18,7 @@ import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
 import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
 import { ShareWithField, TASK_FIELD_CONSTRAINTS, TaskForm, type TaskFormFields } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
+import { useWorkspaces, WorkspaceField } from '~/components/workspace-field'
 import { database } from '~/db/client.server'
 import { PRIORITIES, STATUSES } from '~/domain/constants'
 import { handleForm } from '~/http/form-action.server'
@@ -242,6 +243,7 @@ function CreateTask({
 }) {
   const isPending = useIsPending({ formAction: '/task' })
   const isHydrated = useHydrated()
+  const { activeWorkspaceId } = useWorkspaces()
   const form = useRef<HTMLFormElement>(null)
   const answer = useAnswerKey(form, reply, isPending)
   const field = (name: string, initialValue?: string, constraint?: FieldConstraint) =>
@@ -273,6 +275,7 @@ function CreateTask({
       >
         <ErrorList id="create-task-form-error" errors={formErrors(reply)} />
         <TaskForm fields={fields} priorities={PRIORITIES} statuses={STATUSES} isNew />
+        <WorkspaceField meta={field('workspaceId', activeWorkspaceId)} hidden={activeWorkspaceId} />
         <ShareWithField meta={field('sharedWith')} />
         {parents.length > 0 ? (
           <SelectField
