@@ -77,7 +77,7 @@ export function startDeletionSteps(db: Builder, deletion: Deletion, mayDelete: S
     invitations: db
       .delete(workspaceInvitations)
       .where(and(eq(workspaceInvitations.workspaceId, workspaceId), started)),
-    sessions: fallBackToPersonalStep(db, workspaceId),
+    sessions: fallBackToPersonalStep(db, workspaceId, undefined, started),
     job: scheduleJob(db, deletionJob(deletion, now), started),
   }
 }

@@ -89,9 +89,10 @@ export function clearLostAssignmentsSteps(
 
 /**
  * Sessions that worked in the workspace fall back to their person's personal one (a null
- * `activeWorkspaceId`): those of `userId` when one person leaves it, everyone's when it goes.
+ * `activeWorkspaceId`): those of `userId` when one person leaves it, everyone's when it goes;
+ * only while `onlyIf` holds as the commit reaches it.
  */
-export function fallBackToPersonalStep(db: Builder, workspaceId: string, userId?: string) {
+export function fallBackToPersonalStep(db: Builder, workspaceId: string, userId?: string, onlyIf?: SQL) {
   return db
     .update(sessions)
     .set({ activeWorkspaceId: null })
@@ -99,6 +100,7 @@ export function fallBackToPersonalStep(db: Builder, workspaceId: string, userId?
       and(
         eq(sessions.activeWorkspaceId, workspaceId),
         userId === undefined ? undefined : eq(sessions.userId, userId),
+        onlyIf,
       ),
     )
 }

@@ -314,6 +314,8 @@ describe('deleteWorkspace', () => {
   test('refuses all but its owner typing its exact name, and a personal workspace; nothing changes', async () => {
     const { owner, workspace, people } = await team(['admin'])
     const [admin] = people as [ReturnType<typeof actorOf>]
+    const session = await createSession(db, admin.id)
+    await db.update(sessions).set({ activeWorkspaceId: workspace.id }).where(eq(sessions.id, session.id))
     await expect(deleteWorkspace(db, owner, workspace.id, 'acme')).rejects.toEqual(
       new Invalid(CONFIRM_NAME_MESSAGE, [{ path: ['confirmName'], message: CONFIRM_NAME_MESSAGE }]),
     )
@@ -329,6 +331,8 @@ describe('deleteWorkspace', () => {
     expect(await rowOf(workspace.id)).toMatchObject({ slug: workspace.slug })
     expect(Object.keys(await rolesOf(workspace.id))).toHaveLength(2)
     expect(await db.select().from(jobs).where(eq(jobs.type, WORKSPACE_DELETION_JOB))).toEqual([])
+    const [kept] = await db.select().from(sessions).where(eq(sessions.id, session.id))
+    expect(kept?.activeWorkspaceId).toBe(workspace.id)
   })
 
   test('gone for everyone at once: members, invitations, sessions; its address free again', async () => {

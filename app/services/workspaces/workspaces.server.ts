@@ -1,4 +1,4 @@
-import { and, eq, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, ne, not, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
 import { workspaceMembers, workspaces } from '~/db/schema'
 import { commit, insertIf, wroteJustBefore } from '~/db/write.server'
@@ -6,6 +6,7 @@ import { managesWorkspace, WORKSPACE_LIMITS } from '~/domain/workspaces'
 import type { z } from '~/utils/zod'
 import { Forbidden, Invalid } from '../errors'
 import type { Actor } from '../session-user'
+import { inWorkspaceSql } from '../tasks/rule.server'
 import { startDeletionSteps } from './deletion.server'
 import { clearLostAssignmentsSteps, fallBackToPersonalStep, readWorkspaceAudience } from './membership.server'
 import { countOwnedTeams, getWorkspace, ownedTeamsCount, type WorkspaceView } from './reads.server'
@@ -182,7 +183,13 @@ export async function leaveWorkspace(db: Database, actor: Actor, workspaceId: st
       ),
     // After the membership row went, so the rule reads the workspace without them.
     assignments: clearLostAssignmentsSteps(db, workspaceId, actor.id, now),
-    sessions: fallBackToPersonalStep(db, workspaceId, actor.id),
+    // Only once they are out of it (not when made its owner meanwhile).
+    sessions: fallBackToPersonalStep(
+      db,
+      workspaceId,
+      actor.id,
+      not(inWorkspaceSql(workspaceId, actor.id, false)),
+    ),
   })
   if (left.rowsAffected === 0) {
     // Made its owner meanwhile, or no longer in it.
