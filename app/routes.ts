@@ -83,6 +83,7 @@ export default [
   route('admin', 'routes/admin/index.tsx'),
   route('admin/people/:userId', 'routes/admin/person.tsx'),
   route('admin/purchases', 'routes/admin/purchases.tsx'),
+  route('admin/workspaces', 'routes/admin/workspaces.tsx'),
   route('admin/queues', 'routes/admin/queues.tsx'),
   route('admin/audit', 'routes/admin/audit.tsx'),
   route('admin/sign-in-as/stop', 'routes/admin/stop-sign-in-as.ts'),

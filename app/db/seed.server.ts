@@ -1,15 +1,26 @@
 import { count } from 'drizzle-orm'
 import type { Priority, ReactionType, Status } from '~/domain/constants'
+import type { WorkspaceRole } from '~/domain/workspaces'
 import { addDays, DEFAULT_TIME_ZONE, isoDate, localDateOf } from '~/utils/calendar'
 import { hashPassword } from '~/utils/crypto.server'
 import type { Database } from './client.server'
-import { commentReactions, comments, notifications, taskShares, tasks, users } from './schema'
+import {
+  commentReactions,
+  comments,
+  notifications,
+  taskShares,
+  tasks,
+  users,
+  workspaceMembers,
+  workspaces,
+} from './schema'
 import { commitAfterReading } from './write.server'
 
 /**
- * The demo workspace `npm run demo` and `npm run db:seed` create: three people, their tasks (shared,
- * public, with subtasks) and a discussion with replies, mentions and reactions. Most of the file is
- * that data, written out so a reader sees the whole workspace; the code is seedDemoWorkspace().
+ * The demo `npm run demo` and `npm run db:seed` create: three people, the tasks in their personal
+ * workspaces (shared, public, with subtasks), a team workspace they all work in with its own tasks,
+ * and discussions with replies, mentions and reactions. Most of the file is that data, written out
+ * so a reader sees the whole demo; the code is seedDemoWorkspace().
  */
 
 export const DEMO_PASSWORD = 'threadwork-demo'
@@ -23,12 +34,29 @@ export const DEMO_USERS = [
 type UserKey = (typeof DEMO_USERS)[number]['key']
 
 /**
+ * The team workspace the three work in together (docs/product-rules.md §1): Ada owns it, Grace
+ * helps run it, Alan works in it. Each also keeps their personal workspace, which every account has.
+ */
+export const DEMO_TEAM = {
+  name: 'Threadwork Labs',
+  slug: 'threadwork-labs',
+  members: [
+    ['ada', 'owner'],
+    ['grace', 'admin'],
+    ['alan', 'member'],
+  ],
+} as const satisfies { name: string; slug: string; members: readonly (readonly [UserKey, WorkspaceRole])[] }
+
+/**
  * A demo task: the columns of `tasks` a person fills in, written to the row as they are (a column
  * added to the table may be given here with no other edit), and by key what the seed works out.
  */
 type DemoTask = Omit<typeof tasks.$inferInsert, WorkedOut> & {
   key: string
+  /** Who created it: in their personal workspace unless it is the team's. */
   owner: UserKey
+  /** In the team workspace (`DEMO_TEAM`) rather than its creator's personal one. */
+  inTeam?: true
   priority: Priority
   status: Status
   hrs: number
@@ -37,7 +65,7 @@ type DemoTask = Omit<typeof tasks.$inferInsert, WorkedOut> & {
   daysAgo: number
   /** Due this many days from the day of seeding (before it, when negative: overdue). */
   dueInDays?: number
-  /** Its owner or someone it is shared with. */
+  /** A member of its workspace or someone it is shared with. */
   assignee?: UserKey
 }
 
@@ -223,6 +251,62 @@ const DEMO_TASKS: DemoTask[] = [
     daysAgo: 0,
     dueInDays: 9,
   },
+  {
+    key: 'roadmap',
+    owner: 'ada',
+    inTeam: true,
+    text: 'Draft the first-quarter roadmap',
+    details: 'Teams, invitations and the bigger plans: what goes first, and what waits.',
+    priority: 'high',
+    status: 'In Progress',
+    hrs: 4,
+    daysAgo: 6,
+    dueInDays: 4,
+    assignee: 'grace',
+  },
+  {
+    key: 'roadmap-pricing',
+    owner: 'grace',
+    inTeam: true,
+    parent: 'roadmap',
+    text: 'Agree on member limits per plan',
+    priority: 'medium',
+    status: 'Completed',
+    hrs: 1,
+    daysAgo: 5,
+  },
+  {
+    key: 'team-bench',
+    owner: 'ada',
+    inTeam: true,
+    text: 'Benchmark the task list of a fifty-person team',
+    priority: 'high',
+    status: 'Not Started',
+    hrs: 3,
+    daysAgo: 2,
+    dueInDays: 6,
+    assignee: 'alan',
+  },
+  {
+    key: 'team-ci',
+    owner: 'grace',
+    inTeam: true,
+    text: 'Run the browser tests on every pull request',
+    priority: 'medium',
+    status: 'Completed',
+    hrs: 2,
+    daysAgo: 9,
+  },
+  {
+    key: 'team-glossary',
+    owner: 'alan',
+    inTeam: true,
+    text: 'Write down what owner, admin, member and guest may do',
+    priority: 'low',
+    status: 'Not Started',
+    hrs: 1,
+    daysAgo: 1,
+  },
 ]
 
 type DemoComment = {
@@ -314,11 +398,42 @@ const DEMO_COMMENTS: DemoComment[] = [
     ],
     minutesAgo: 60 * 24 * 2,
   },
+  {
+    key: 'c9',
+    task: 'roadmap',
+    author: 'ada',
+    content: '@Grace Hopper can you turn the notes into a first draft by Friday?',
+    mentions: ['grace'],
+    reactions: [['grace', 'thumbsup']],
+    minutesAgo: 60 * 26,
+  },
+  {
+    key: 'c10',
+    task: 'roadmap',
+    author: 'grace',
+    replyTo: 'c9',
+    content: 'On it. @Alan Turing the benchmark decides whether teams ship first.',
+    mentions: ['alan'],
+    minutesAgo: 60 * 25,
+  },
+  {
+    key: 'c11',
+    task: 'roadmap',
+    author: 'alan',
+    replyTo: 'c9',
+    content: 'I will have numbers for fifty members by Wednesday.',
+    reactions: [
+      ['ada', 'fire'],
+      ['grace', 'check'],
+    ],
+    minutesAgo: 30,
+  },
 ]
 
 /**
- * Fills an empty database with a demo workspace. Returns false (and writes nothing) when the
- * database already has users, so running it twice is harmless.
+ * Fills an empty database with the demo: its people (each with their personal workspace, made
+ * with the account), the team workspace and everything in both. Returns false (and writes
+ * nothing) when the database already has users, so running it twice is harmless.
  */
 export async function seedDemoWorkspace(db: Database, now = new Date()): Promise<boolean> {
   const [existing] = await db.select({ n: count() }).from(users)
@@ -349,16 +464,31 @@ export async function seedDemoWorkspace(db: Database, now = new Date()): Promise
     const userId = (key: UserKey) => userIds.get(key) as string
     const emailOf = (key: UserKey) => DEMO_USERS.find((user) => user.key === key)?.email as string
 
+    const teamCreatedAt = ago(60 * 24 * 20)
+    const [team] = await tx
+      .insert(workspaces)
+      .values({ name: DEMO_TEAM.name, slug: DEMO_TEAM.slug, createdAt: teamCreatedAt })
+      .returning({ id: workspaces.id })
+    const teamId = team?.id as string
+    await tx.insert(workspaceMembers).values(
+      DEMO_TEAM.members.map(([key, role], index) => ({
+        workspaceId: teamId,
+        userId: userId(key),
+        role,
+        createdAt: new Date(teamCreatedAt.getTime() + index * 60_000),
+      })),
+    )
+
     const taskIds = new Map<string, string>()
     for (const task of DEMO_TASKS) {
-      const { key, owner, parent, sharedWith, daysAgo, dueInDays, assignee, ...columns } = task
+      const { key, owner, inTeam, parent, sharedWith, daysAgo, dueInDays, assignee, ...columns } = task
       const createdAt = ago(daysAgo * 60 * 24 + 30)
       const [row] = await tx
         .insert(tasks)
         .values({
           ...columns,
           userId: userId(owner),
-          workspaceId: userId(owner),
+          workspaceId: inTeam ? teamId : userId(owner),
           parentTaskId: parent ? taskIds.get(parent) : undefined,
           dueDate: dueIn(dueInDays),
           assigneeId: assignee ? userId(assignee) : undefined,

@@ -132,6 +132,7 @@ describe('who gets a 404', () => {
         '/admin',
         '/admin/people/someone',
         '/admin/purchases',
+        '/admin/workspaces',
         '/admin/queues',
         '/admin/audit',
       ]),

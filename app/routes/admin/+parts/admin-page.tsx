@@ -10,6 +10,7 @@ import { cn } from '~/utils/cn'
 const SECTIONS = [
   { to: '/admin', label: 'People', end: true },
   { to: '/admin/purchases', label: 'Purchases', end: false },
+  { to: '/admin/workspaces', label: 'Workspaces', end: false },
   { to: '/admin/queues', label: 'Jobs and e-mail', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
 ] as const
