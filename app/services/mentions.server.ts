@@ -1,4 +1,5 @@
 import { type AnyColumn, and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { comments, taskShares, tasks, users, workspaceMembers } from '~/db/schema'
@@ -64,42 +65,48 @@ const ofTheTask = (column: AnyColumn) => sql`(SELECT ${column} FROM ${tasks} WHE
  * assignee and its live comments' authors), of whom only those who may see the task, and never
  * the viewer.
  */
-const mentionableOf = preparedPerDatabase((db) => {
-  const candidate = personInSql(users.id)
+const mentionableOf = preparedPerDatabase((db) =>
+  db.select(mentionableColumns).from(users).where(mentionableWhere(db)).orderBy(users.name).prepare(),
+)
+
+// Each kind is a set of ids behind its own rule, so that the statement looks each person up by
+// primary key and reads no kind the rules do not let the viewer mention.
+const sharee = alias(users, 'sharee')
+
+function mentionableWhere(db: Database) {
+  const creator = db
+    .select({ id: tasks.userId })
+    .from(tasks)
+    .where(and(may('mentionOwner'), eq(tasks.id, taskId)))
   const members = db
     .select({ id: workspaceMembers.userId })
     .from(workspaceMembers)
-    .where(eq(workspaceMembers.workspaceId, ofTheTask(tasks.workspaceId)))
+    .where(and(may('mentionMembers'), eq(workspaceMembers.workspaceId, ofTheTask(tasks.workspaceId))))
   const shares = db.select({ email: taskShares.email }).from(taskShares).where(eq(taskShares.taskId, taskId))
+  const guests = db
+    .select({ id: sharee.id })
+    .from(sharee)
+    .where(
+      and(
+        may('mentionSharedWith'),
+        inArray(sql`lower(${sharee.email})`, shares),
+        ruleOnTaskSql('sharedWith', personInSql(sharee.id), taskId),
+      ),
+    )
+  const assignee = db
+    .select({ id: tasks.assigneeId })
+    .from(tasks)
+    .where(and(may('mentionDiscussion'), eq(tasks.id, taskId)))
   const commenters = db
     .select({ id: comments.userId })
     .from(comments)
-    .where(and(eq(comments.taskId, taskId), isNull(comments.deletedAt)))
-  return db
-    .select(mentionableColumns)
-    .from(users)
-    .where(
-      and(
-        or(
-          and(may('mentionOwner'), eq(users.id, ofTheTask(tasks.userId))),
-          and(may('mentionMembers'), inArray(users.id, members)),
-          and(
-            may('mentionSharedWith'),
-            inArray(sql`lower(${users.email})`, shares),
-            ruleOnTaskSql('sharedWith', candidate, taskId),
-          ),
-          and(
-            may('mentionDiscussion'),
-            or(eq(users.id, ofTheTask(tasks.assigneeId)), inArray(users.id, commenters)),
-          ),
-        ),
-        ne(users.id, sql.placeholder('viewerId')),
-        ruleOnTaskSql('see', candidate, taskId),
-      ),
-    )
-    .orderBy(users.name)
-    .prepare()
-})
+    .where(and(may('mentionDiscussion'), eq(comments.taskId, taskId), isNull(comments.deletedAt)))
+  return and(
+    or(...[creator, members, guests, assignee, commenters].map((ids) => inArray(users.id, ids))),
+    ne(users.id, sql.placeholder('viewerId')),
+    ruleOnTaskSql('see', personInSql(users.id), taskId),
+  )
+}
 
 /** The people the rules let this viewer mention on the task. */
 export async function mentionableFor(
