@@ -31,6 +31,11 @@ export async function createTeam(
   return team
 }
 
+/** Someone joins a team's workspace (as accepting an invitation adds them). */
+export async function addMember(db: Database, workspaceId: string, userId: string, role: WorkspaceRole) {
+  await db.insert(workspaceMembers).values({ workspaceId, userId, role })
+}
+
 /** Someone leaves or is removed: their membership row goes, as removing a member deletes it. */
 export async function removeMember(db: Database, workspaceId: string, userId: string) {
   await db
