@@ -8,7 +8,7 @@ import {
   shareTask as insertShares,
   createTask as insertTask,
 } from '../../tests/helpers/factories'
-import { createTeam, removeMember } from '../../tests/helpers/team-workspaces'
+import { createTeamWorkspace, removeMember } from '../../tests/helpers/team-workspaces'
 import { NewCommentSchema } from './comment-schemas'
 import type { Author } from './comment-views.server'
 import { addComment } from './comments.server'
@@ -61,13 +61,16 @@ beforeAll(async () => {
     people[key] = await createUser(db, { name })
   }
   people.uma = await createUser(db, { name: 'Uma Unverified', emailVerifiedAt: null })
-  const team = await createTeam(db, people.tom.id, [
-    [people.ada.id, 'admin'],
-    [people.carl.id, 'member'],
-    [people.mia.id, 'member'],
-    [people.nia.id, 'member'],
-    [people.fred.id, 'member'],
-  ])
+  const team = await createTeamWorkspace(db, {
+    ownerId: people.tom.id,
+    members: [
+      { userId: people.ada.id, role: 'admin' },
+      { userId: people.carl.id, role: 'member' },
+      { userId: people.mia.id, role: 'member' },
+      { userId: people.nia.id, role: 'member' },
+      { userId: people.fred.id, role: 'member' },
+    ],
+  })
   teamId = team.id
   taskId = (await insertTask(db, { userId: people.carl.id, workspaceId: teamId, assigneeId: people.mia.id }))
     .id

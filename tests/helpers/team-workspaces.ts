@@ -10,11 +10,16 @@ import type { WorkspaceRole } from '~/domain/workspaces'
 
 let sequence = 0
 
-/** A team's workspace owned by `ownerId`, with the other people in it by role. */
-export async function createTeam(
+/**
+ * A team workspace owned by `ownerId`, with `members` in it besides (each with their role), as
+ * the rows the workspace service would leave.
+ */
+export async function createTeamWorkspace(
   db: Database,
-  ownerId: string,
-  others: [userId: string, role: WorkspaceRole][] = [],
+  {
+    ownerId,
+    members = [],
+  }: { ownerId: string; members?: { userId: string; role: Exclude<WorkspaceRole, 'owner'> }[] },
 ) {
   sequence += 1
   const [team] = await db
@@ -25,8 +30,8 @@ export async function createTeam(
   await db
     .insert(workspaceMembers)
     .values([
-      { workspaceId: team.id, userId: ownerId, role: 'owner' },
-      ...others.map(([userId, role]) => ({ workspaceId: team.id, userId, role })),
+      { workspaceId: team.id, userId: ownerId, role: 'owner' as const },
+      ...members.map((member) => ({ workspaceId: team.id, ...member })),
     ])
   return team
 }

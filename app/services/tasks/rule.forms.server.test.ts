@@ -13,7 +13,7 @@ import {
   createTask as insertTask,
 } from '../../../tests/helpers/factories'
 import { type UserRow, viewerOf } from '../../../tests/helpers/task-service'
-import { createTeam, removeMember } from '../../../tests/helpers/team-workspaces'
+import { createTeamWorkspace, removeMember } from '../../../tests/helpers/team-workspaces'
 import { listTaskGroups } from './list.server'
 import { canSeeTask, getTask, listVisibleTasks } from './reads.server'
 import {
@@ -238,12 +238,15 @@ beforeAll(async () => {
     people['shared-verified'],
     people['shared-unverified'],
   ])
-  const team = await createTeam(db, people['team-owner'].id, [
-    [people['team-admin'].id, 'admin'],
-    [people['team-creator'].id, 'member'],
-    [people['team-member'].id, 'member'],
-    [people['former-member'].id, 'member'],
-  ])
+  const team = await createTeamWorkspace(db, {
+    ownerId: people['team-owner'].id,
+    members: [
+      { userId: people['team-admin'].id, role: 'admin' },
+      { userId: people['team-creator'].id, role: 'member' },
+      { userId: people['team-member'].id, role: 'member' },
+      { userId: people['former-member'].id, role: 'member' },
+    ],
+  })
   await buildGrid(GRIDS.team, people['team-creator'], team.id, [people.guest, people['unverified-sharee']])
   await removeMember(db, team.id, people['former-member'].id)
 })

@@ -25,7 +25,7 @@ import {
   type UserRow,
   viewerOf,
 } from '../../../tests/helpers/task-service'
-import { addMember, createTeam, removeMember } from '../../../tests/helpers/team-workspaces'
+import { addMember, createTeamWorkspace, removeMember } from '../../../tests/helpers/team-workspaces'
 import { listTaskGroups } from './list.server'
 import { getTask, listVisibleTasks } from './reads.server'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from './writes.server'
@@ -316,11 +316,14 @@ describe("in a team's workspace", () => {
       team[key] = await createUser(db, { name })
     }
     teamId = (
-      await createTeam(db, team.tom.id, [
-        [team.ada.id, 'admin'],
-        [team.carl.id, 'member'],
-        [team.mia.id, 'member'],
-      ])
+      await createTeamWorkspace(db, {
+        ownerId: team.tom.id,
+        members: [
+          { userId: team.ada.id, role: 'admin' },
+          { userId: team.carl.id, role: 'member' },
+          { userId: team.mia.id, role: 'member' },
+        ],
+      })
     ).id
   })
 

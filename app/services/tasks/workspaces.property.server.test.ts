@@ -11,7 +11,7 @@ import {
   createTask as insertTask,
 } from '../../../tests/helpers/factories'
 import { type UserRow, viewerOf } from '../../../tests/helpers/task-service'
-import { createTeam, removeMember } from '../../../tests/helpers/team-workspaces'
+import { createTeamWorkspace, removeMember } from '../../../tests/helpers/team-workspaces'
 import { readAudiences } from './audience.server'
 import { canSeeTask, getTask, listVisibleTasks } from './reads.server'
 import { ruleHolds } from './rule.server'
@@ -93,9 +93,12 @@ describe('who sees which task, across workspaces', () => {
         const members = new Map<number, WorkspaceRole>([[spec.owner, 'owner']])
         for (const other of spec.others) if (!members.has(other.person)) members.set(other.person, other.role)
         const others = [...members].flatMap(([member, role]) =>
-          role === 'owner' ? [] : [[(people[member] as UserRow).id, role] as [string, WorkspaceRole]],
+          role === 'owner' ? [] : [{ userId: (people[member] as UserRow).id, role }],
         )
-        const team = await createTeam(db, (people[spec.owner] as UserRow).id, others)
+        const team = await createTeamWorkspace(db, {
+          ownerId: (people[spec.owner] as UserRow).id,
+          members: others,
+        })
         teams.push({ id: team.id, members })
       }
       const model: Model = { tasks: [] }
