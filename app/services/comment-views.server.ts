@@ -149,7 +149,7 @@ export async function openDiscussion(db: Database, viewer: Viewer, taskId: strin
   const access = await getTask(db, viewer, taskId)
   const [discussion, mentionable] = await Promise.all([
     selectCommentViews(db, eq(comments.taskId, access.task.id)),
-    viewer ? mentionableFor(db, access) : [],
+    viewer ? mentionableFor(db, access, viewer) : [],
   ])
   if (viewer) await markTaskMentionsRead(db, viewer.id, access.task.id)
   return { comments: discussion.map(toView), mentionable }

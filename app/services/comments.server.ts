@@ -100,7 +100,8 @@ export async function addComment(
   const scope = await mentionScope(db, actor, input.taskId)
   const taskId = scope.task.id
   const parentCommentId = input.parentCommentId ? await threadRootOf(db, taskId, input.parentCommentId) : null
-  const recipients = recipientsOf(input.content, input.mentions, await mentionableFor(db, scope), actor.id)
+  const mentionable = await mentionableFor(db, scope, actor)
+  const recipients = recipientsOf(input.content, input.mentions, mentionable, actor.id)
 
   const commentId = crypto.randomUUID()
   const now = Date.now()
@@ -235,7 +236,7 @@ export async function updateComment(
 ): Promise<CommentView> {
   const { comment: before, access } = await findOwnComment(db, actor, commentId)
   if (before.content === content) return readComment(db, commentId)
-  const mentionable = await mentionableFor(db, access)
+  const mentionable = await mentionableFor(db, access, actor)
   const alreadyMentioned = new Set(findMentions(before.content, mentionable).map((user) => user.id))
   const recipients = recipientsOf(content, [], mentionable, actor.id).filter(
     (user) => !alreadyMentioned.has(user.id),

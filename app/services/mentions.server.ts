@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
+import { type AnyColumn, and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
-import { taskShares, tasks, users } from '~/db/schema'
+import { comments, taskShares, tasks, users, workspaceMembers } from '~/db/schema'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { NotFound } from './errors'
 import type { Viewer } from './session-user'
@@ -10,6 +11,8 @@ import {
   isTaskVisibleSql,
   type Permissions,
   permissionsOf,
+  personInSql,
+  ruleOnTaskSql,
   TASK_NOT_FOUND,
   taskAudienceColumns,
   visibilityParams,
@@ -17,73 +20,109 @@ import {
 import type { TaskView } from './tasks/view'
 
 /**
- * Who may be mentioned on a task (docs/product-rules.md §1), as two rules of `TASK_RULES`
+ * Who may be mentioned on a task (docs/product-rules.md §1), as four rules of `TASK_RULES`
  * (tasks/rule.server.ts), held with the others by its rule-forms test:
- * - the owner may mention the people the task is shared with (once they verified that address,
- *   as sharing itself requires): `mentionSharedWith`;
- * - a person it is shared with may mention only the owner — never the others it is shared with:
- *   `mentionOwner`;
+ * - a member may mention the workspace's other members (`mentionMembers`) and the people the task
+ *   is shared with, once they verified that address, as sharing itself requires
+ *   (`mentionSharedWith`);
+ * - a person it is shared with (a guest) may mention its creator (`mentionOwner`); in a team's
+ *   workspace also its assignee and the people in its discussion (`mentionDiscussion`) and the
+ *   others it is shared with (`mentionSharedWith`) — never the member list, and in a personal
+ *   workspace never the others it is shared with;
  * - a public task allows no mentions at all, so its page leaks nobody's e-mail;
- * - anyone else sees the task only because it is public, so the list is empty for them too.
+ * - anyone else sees the task only because it is public, so the list is empty for them too;
+ * - a mention never grants access: only people who may see the task are offered, and never the
+ *   viewer themself.
  */
 export async function mentionableUsers(db: Database, viewer: Viewer, taskId: string): Promise<Mentionable[]> {
-  return mentionableFor(db, await mentionScope(db, viewer, taskId))
+  const scope = await mentionScope(db, viewer, taskId)
+  return viewer ? mentionableFor(db, scope, viewer) : []
 }
 
+/** The mention rules, decided for one viewer and task. */
+type MentionRule = 'mentionOwner' | 'mentionSharedWith' | 'mentionMembers' | 'mentionDiscussion'
+
 /**
- * What the rules need of a task and of the viewer: its owner and, for the owner alone, whom it is
- * shared with, and the two mention rules decided. `Access` (getTask) carries it; `mentionScope`
- * reads only this.
+ * What the rules need of a task and of the viewer: the task, and the mention rules decided.
+ * `Access` (getTask) carries it; `mentionScope` reads only this.
  */
 export type MentionScope = {
-  task: Pick<TaskView, 'id' | 'userId' | 'sharedWith'>
-  may: Pick<Permissions, 'mentionOwner' | 'mentionSharedWith'>
+  task: Pick<TaskView, 'id'>
+  may: Pick<Permissions, MentionRule>
 }
 
 const mentionableColumns = { id: users.id, name: users.name, email: users.email, image: users.image }
 
+const taskId = sql.placeholder('taskId')
+/** Whether the viewer may mention a kind of people: a placeholder bound to 1 or 0. */
+const may = (rule: MentionRule) => sql`${sql.placeholder(rule)} = 1`
+const ofTheTask = (column: AnyColumn) => sql`(SELECT ${column} FROM ${tasks} WHERE ${eq(tasks.id, taskId)})`
+
 /**
- * The people the task is shared with, once they verified that address, as sharing requires; never
- * its owner: those `TASK_RULES.sharedWith` holds for, read as people in one prepared statement.
+ * Everyone the viewer may mention, in one prepared statement: the people of each kind the rules
+ * let them mention, read as people (the task's creator; its workspace's members; those
+ * `TASK_RULES.sharedWith` holds for, matched by address in any case as accounts keep theirs; its
+ * assignee and its live comments' authors), of whom only those who may see the task, and never
+ * the viewer.
  */
-const verifiedSharesOf = preparedPerDatabase((db) =>
-  db
-    .select(mentionableColumns)
-    .from(users)
+const mentionableOf = preparedPerDatabase((db) =>
+  db.select(mentionableColumns).from(users).where(mentionableWhere(db)).orderBy(users.name).prepare(),
+)
+
+// Each kind is a set of ids behind its own rule, so that the statement looks each person up by
+// primary key and reads no kind the rules do not let the viewer mention.
+const sharee = alias(users, 'sharee')
+
+function mentionableWhere(db: Database) {
+  const creator = db
+    .select({ id: tasks.userId })
+    .from(tasks)
+    .where(and(may('mentionOwner'), eq(tasks.id, taskId)))
+  const members = db
+    .select({ id: workspaceMembers.userId })
+    .from(workspaceMembers)
+    .where(and(may('mentionMembers'), eq(workspaceMembers.workspaceId, ofTheTask(tasks.workspaceId))))
+  const shares = db.select({ email: taskShares.email }).from(taskShares).where(eq(taskShares.taskId, taskId))
+  const guests = db
+    .select({ id: sharee.id })
+    .from(sharee)
     .where(
       and(
-        inArray(
-          sql`lower(${users.email})`,
-          db
-            .select({ email: taskShares.email })
-            .from(taskShares)
-            .where(eq(taskShares.taskId, sql.placeholder('taskId'))),
-        ),
-        isNotNull(users.emailVerifiedAt),
-        ne(users.id, sql.placeholder('ownerId')),
+        may('mentionSharedWith'),
+        inArray(sql`lower(${sharee.email})`, shares),
+        ruleOnTaskSql('sharedWith', personInSql(sharee.id), taskId),
       ),
     )
-    .orderBy(users.name)
-    .prepare(),
-)
+  const assignee = db
+    .select({ id: tasks.assigneeId })
+    .from(tasks)
+    .where(and(may('mentionDiscussion'), eq(tasks.id, taskId)))
+  const commenters = db
+    .select({ id: comments.userId })
+    .from(comments)
+    .where(and(may('mentionDiscussion'), eq(comments.taskId, taskId), isNull(comments.deletedAt)))
+  return and(
+    or(...[creator, members, guests, assignee, commenters].map((ids) => inArray(users.id, ids))),
+    ne(users.id, sql.placeholder('viewerId')),
+    ruleOnTaskSql('see', personInSql(users.id), taskId),
+  )
+}
 
-const userById = preparedPerDatabase((db) =>
-  db
-    .select(mentionableColumns)
-    .from(users)
-    .where(eq(users.id, sql.placeholder('userId')))
-    .prepare(),
-)
-
-/** The people the rules let this viewer mention: the owner, or the people the task is shared with. */
-export async function mentionableFor(db: Database, scope: MentionScope): Promise<Mentionable[]> {
+/** The people the rules let this viewer mention on the task. */
+export async function mentionableFor(
+  db: Database,
+  scope: MentionScope,
+  viewer: { id: string },
+): Promise<Mentionable[]> {
   const { task, may } = scope
-  if (may.mentionOwner) return userById(db).all({ userId: task.userId })
-  // Only the owner may mention them, and only the owner learns whom the task is shared with.
-  if (may.mentionSharedWith && task.sharedWith.length > 0) {
-    return verifiedSharesOf(db).all({ taskId: task.id, ownerId: task.userId })
-  }
-  return []
+  const flags = {
+    mentionOwner: Number(may.mentionOwner),
+    mentionSharedWith: Number(may.mentionSharedWith),
+    mentionMembers: Number(may.mentionMembers),
+    mentionDiscussion: Number(may.mentionDiscussion),
+  } satisfies Record<MentionRule, number>
+  if (!Object.values(flags).some(Boolean)) return []
+  return mentionableOf(db).all({ taskId: task.id, viewerId: viewer.id, ...flags })
 }
 
 /** A task as the mention rules see it, in one prepared read, for a viewer who may see it. */
@@ -101,18 +140,13 @@ const taskScopeOf = preparedPerDatabase((db) =>
 
 /**
  * The task as the rules above need it, without building its whole view (subtask progress, the
- * names of the people it is shared with) as getTask does. As there, only the owner learns whom it
- * is shared with (`seeShares`); NotFound when the viewer may not see the task.
+ * names of the people it is shared with) as getTask does; NotFound when the viewer may not see
+ * the task.
  */
 export async function mentionScope(db: Database, viewer: Viewer, taskId: string): Promise<MentionScope> {
   const [row] = await taskScopeOf(db).all(visibilityParams(viewer, taskId))
   if (!row) throw new NotFound(TASK_NOT_FOUND)
-  const audience = audienceOf(row)
-  const may = permissionsOf(audience, viewer)
-  return {
-    task: { id: row.id, userId: audience.ownerId, sharedWith: may.seeShares ? audience.sharedWith : [] },
-    may,
-  }
+  return { task: { id: row.id }, may: permissionsOf(audienceOf(row), viewer) }
 }
 
 /**

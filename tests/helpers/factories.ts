@@ -1,4 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import {
   commentReactions,
@@ -120,6 +121,18 @@ export async function createTeamWorkspace(
       ...members.map((member) => ({ workspaceId: workspace.id, ...member })),
     ])
   return workspace
+}
+
+/** Someone joins a team's workspace (as accepting an invitation adds them). */
+export async function addMember(db: Database, workspaceId: string, userId: string, role: WorkspaceRole) {
+  await db.insert(workspaceMembers).values({ workspaceId, userId, role })
+}
+
+/** Someone leaves or is removed: their membership row goes, as removing a member deletes it. */
+export async function removeMember(db: Database, workspaceId: string, userId: string) {
+  await db
+    .delete(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
 }
 
 /** Shares a task with each address (stored lower-case, as the app stores them). */

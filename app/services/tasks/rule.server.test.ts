@@ -9,9 +9,12 @@ import { createSession, findSession } from '~/services/sessions.server'
 import { TaskUpdateSchema } from '~/services/tasks/task-schemas'
 import { personalWorkspaceId } from '~/services/workspaces/membership.server'
 import {
+  addMember,
+  createTeamWorkspace,
   createUser,
   shareTask as insertShares,
   createTask as insertTask,
+  removeMember,
 } from '../../../tests/helpers/factories'
 import {
   eventsAfter,
@@ -292,5 +295,99 @@ describe('a shared address whose owner signs up later', () => {
     ).toEqual([task.id])
     expect((await setTaskStatus(db, proven, task.id, 'Completed')).status).toBe('Completed')
     expect((await getTask(db, viewerOf(owner), task.id)).task.sharedWithNames).toEqual(['Lena Late'])
+  })
+})
+
+// ── In a team's workspace ───────────────────────────────────────────────────
+
+/**
+ * The same rules where a workspace has several members (docs/product-rules.md §1): Tom owns the
+ * team, Ada administers it, Carl and Mia are members, Flo joins and is removed, Gina is
+ * a guest (a task is shared with her verified address). Every member edits; the creator while a
+ * member, the owner and the admins delete; a guest moves it along only.
+ */
+describe("in a team's workspace", () => {
+  const team = {} as Record<'tom' | 'ada' | 'carl' | 'mia' | 'gina', UserRow>
+  let teamId = ''
+
+  beforeAll(async () => {
+    for (const [key, name] of [
+      ['tom', 'Tom Owner'],
+      ['ada', 'Ada Admin'],
+      ['carl', 'Carl Creator'],
+      ['mia', 'Mia Member'],
+      ['gina', 'Gina Guest'],
+    ] as const) {
+      team[key] = await createUser(db, { name })
+    }
+    teamId = (
+      await createTeamWorkspace(db, {
+        ownerId: team.tom.id,
+        members: [
+          { userId: team.ada.id, role: 'admin' },
+          { userId: team.carl.id, role: 'member' },
+          { userId: team.mia.id, role: 'member' },
+        ],
+      })
+    ).id
+  })
+
+  async function carlsTask() {
+    const task = await insertTask(db, { userId: team.carl.id, workspaceId: teamId, text: 'Plan the offsite' })
+    await insertShares(db, task.id, [team.gina.email])
+    return task
+  }
+
+  test('a member who did not create it edits and shares it, but may not delete it', async () => {
+    const task = await carlsTask()
+    const mia = viewerOf(team.mia)
+    await updateTask(db, mia, task.id, TaskUpdateSchema.parse({ text: 'Plan the offsite, v2' }))
+    expect((await taskRow(task.id))?.text).toBe('Plan the offsite, v2')
+    await shareTask(db, mia, task.id, [team.gina.email, 'caterer@example.com'])
+    expect(await sharesOf(task.id)).toEqual(['caterer@example.com', team.gina.email])
+    await expectRefused(task.id, () => deleteTask(db, mia, task.id), forbidden)
+  })
+
+  test.each([
+    ['its creator', 'carl'],
+    ['the owner', 'tom'],
+    ['an admin', 'ada'],
+  ] as const)('%s deletes it', async (_, who) => {
+    const task = await carlsTask()
+    await deleteTask(db, viewerOf(team[who]), task.id)
+    expect(await taskRow(task.id)).toBeUndefined()
+  })
+
+  test('its guest moves it along, and may neither edit nor delete it', async () => {
+    const task = await carlsTask()
+    const gina = viewerOf(team.gina)
+    expect((await setTaskStatus(db, gina, task.id, 'In Progress')).status).toBe('In Progress')
+    await expectRefused(
+      task.id,
+      () => updateTask(db, gina, task.id, TaskUpdateSchema.parse({ text: 'Mine now' })),
+      forbidden,
+    )
+    await expectRefused(task.id, () => deleteTask(db, gina, task.id), forbidden)
+  })
+
+  test('a member removed from the team is told their own task there does not exist', async () => {
+    const former = await createUser(db, { name: 'Flo Former' })
+    await addMember(db, teamId, former.id, 'member')
+    const task = await insertTask(db, { userId: former.id, workspaceId: teamId, text: 'Flo’s notes' })
+    expect((await getTask(db, viewerOf(former), task.id)).may.delete).toBe(true)
+    await removeMember(db, teamId, former.id)
+    const flo = viewerOf(former)
+    await expectRefused(task.id, () => getTask(db, flo, task.id), notFound)
+    await expectRefused(
+      task.id,
+      () => updateTask(db, flo, task.id, TaskUpdateSchema.parse({ text: 'Still mine?' })),
+      notFound,
+    )
+    await expectRefused(task.id, () => setTaskStatus(db, flo, task.id, 'Completed'), notFound)
+    await expectRefused(task.id, () => deleteTask(db, flo, task.id), notFound)
+    expect((await listVisibleTasks(db, flo)).map((row) => row.id)).not.toContain(task.id)
+    // The team still has it: its admin deletes it.
+    await deleteTask(db, viewerOf(team.ada), task.id)
+    expect(await taskRow(task.id)).toBeUndefined()
   })
 })

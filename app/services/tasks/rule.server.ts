@@ -15,8 +15,10 @@ import type { Viewer } from '../session-user'
  * - a task is assigned to a member or to a person it is shared with (verified), never to someone
  *   who sees it only because it is public;
  * - whom a task is shared with is the members' to know: guests see names, never addresses;
- * - members may mention the people it is shared with, a guest its creator, and a public task
- *   allows no mentions;
+ * - members may mention the workspace's other members and the people it is shared with; a guest
+ *   its creator and, in a team's workspace, also its assignee, the others it is shared with and
+ *   the people in its discussion — never the member list; a public task allows no mentions, and a
+ *   mention never grants access;
  * - a task nobody may see answers 'Task not found' — never a hint that it exists; a visible task
  *   someone may not change answers 'Unauthorized to view this task' (FORBIDDEN);
  * - every change appends its event in the same transaction.
@@ -46,6 +48,11 @@ type Facts<Condition> = {
   /** Shared with their address, once they verified it. */
   isSharedWith: Condition
   isPublic: Condition
+  /**
+   * In its creator's personal workspace (whose id is the account's own, `personalWorkspaceId`);
+   * a task in a team's reads as not, and so does one another member moved into their own.
+   */
+  isPersonal: Condition
 }
 
 /** And, or and not: over booleans in memory, over SQL conditions in a statement. */
@@ -88,10 +95,19 @@ export const TASK_RULES = {
   /** Who may mention its creator: a guest, unless it is public (no mentions there). */
   mentionOwner: (f, l) => l.all(l.not(f.isPublic), sharedWith(f, l)),
   /**
-   * Who may mention the people it is shared with (those `sharedWith` holds for) and the
-   * workspace's other members: a member, unless it is public.
+   * Who may mention the people it is shared with (those `sharedWith` holds for): a member, and in
+   * a team's workspace a guest too, unless it is public. A guest of a personal workspace never
+   * mentions the others it is shared with.
    */
-  mentionSharedWith: (f, l) => l.all(l.not(f.isPublic), f.isMember),
+  mentionSharedWith: (f, l) =>
+    l.all(l.not(f.isPublic), l.any(f.isMember, l.all(sharedWith(f, l), l.not(f.isPersonal)))),
+  /** Who may mention the workspace's other members: a member, unless it is public; a guest never learns them. */
+  mentionMembers: (f, l) => l.all(l.not(f.isPublic), f.isMember),
+  /**
+   * Who may mention its assignee and the people in its discussion (its comments' authors): a
+   * guest in a team's workspace, unless it is public — the people they already meet on the task.
+   */
+  mentionDiscussion: (f, l) => l.all(l.not(f.isPublic), sharedWith(f, l), l.not(f.isPersonal)),
 } satisfies Record<string, Rule>
 
 export type TaskRule = keyof typeof TASK_RULES
@@ -120,6 +136,7 @@ type TaskAs<Condition, Value> = {
   hasAdmin(id: Value): Condition
   isSharedWith(email: Value): Condition
   isPublic: Condition
+  isPersonal: Condition
 }
 
 /** A person as the forms read them: their id, and the address through which shares reach them; null for none. */
@@ -138,7 +155,8 @@ function factsOf<Condition, Value>(
   const { id, email } = person
   const isSignedIn = id === null ? form.is(false) : form.isSomeone(id)
   // Never NULL, even for a placeholder bound to NULL, so that `not` of it holds for a visitor.
-  const ofSomeone = (fact: (id: Value) => Condition) => (id === null ? form.is(false) : form.all(isSignedIn, fact(id)))
+  const ofSomeone = (fact: (id: Value) => Condition) =>
+    id === null ? form.is(false) : form.all(isSignedIn, fact(id))
   return {
     isSignedIn,
     isCreator: ofSomeone(task.isOwnedBy),
@@ -146,6 +164,7 @@ function factsOf<Condition, Value>(
     isAdmin: ofSomeone(task.hasAdmin),
     isSharedWith: email === null ? form.is(false) : task.isSharedWith(email),
     isPublic: task.isPublic,
+    isPersonal: task.isPersonal,
   }
 }
 
@@ -191,7 +210,9 @@ export const taskAudienceColumns = {
   ...workspaceAudienceColumns(tasks.workspaceId),
 }
 
-type AudienceRow = { [Key in keyof TaskAudience]: Key extends 'isPublic' | 'ownerId' | 'workspaceId' ? TaskAudience[Key] : string }
+type AudienceRow = {
+  [Key in keyof TaskAudience]: Key extends 'isPublic' | 'ownerId' | 'workspaceId' ? TaskAudience[Key] : string
+}
 
 export function audienceOf(row: AudienceRow): TaskAudience {
   return {
@@ -230,6 +251,7 @@ function audienceAs<Condition, Value>(
     hasAdmin: (id) => form.isAmong(id, audience.admins),
     isSharedWith: (email) => form.isAmong(email, audience.sharedWith),
     isPublic: form.is(audience.isPublic),
+    isPersonal: form.is(audience.workspaceId === audience.ownerId),
   }
 }
 
@@ -251,6 +273,7 @@ function rowAs(task: TaskColumns): TaskAs<Condition, SqlValue> {
       sql`${task.id} IN (SELECT ${taskShares.taskId} FROM ${taskShares} WHERE ${eq(taskShares.email, email)})`,
     // A literal, not a parameter: the partial index on public tasks matches `is_public = 1` only.
     isPublic: eq(task.isPublic, sql`1`),
+    isPersonal: eq(task.workspaceId, task.userId),
   }
 }
 
