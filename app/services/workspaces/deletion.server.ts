@@ -34,7 +34,7 @@ const BATCHES_PER_RUN = 10
  * (`WorkspaceSlugSchema`), so theirs is free at once and this one is never taken. It also marks
  * the workspace as being deleted for the statements of the commit that starts it.
  */
-function deletedSlug(workspaceId: SQL | string) {
+function deletedSlug(workspaceId: string) {
   return sql`'deleted-' || ${workspaceId}`
 }
 
