@@ -184,13 +184,30 @@ function findComments(db: Database, among: Among, match: string, limit: number) 
     )
 }
 
-export async function search(db: Database, viewer: Actor, input: SearchInput): Promise<SearchResults> {
+/**
+ * Search. `within` narrows it to one workspace's tasks and their comments (/search's "only in
+ * this workspace"): the index then matches that workspace's word alone, which costs less than
+ * every word of the viewer, and the rule still decides each row, so someone outside the workspace
+ * finds only what they may see of it.
+ */
+export async function search(
+  db: Database,
+  viewer: Actor,
+  input: SearchInput,
+  within?: { workspaceId: string },
+): Promise<SearchResults> {
   const query = input.query
   const parsed = toMatchQuery(query)
   if ('message' in parsed) return { query, message: parsed.message, tasks: [], comments: [] }
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   // The rows the viewer's audience words reach are ranked; the rule decides each of them.
-  const among: Among = { words: await audienceOf(db, viewer), task: ruleSql('see', viewerValues(viewer)) }
+  const see = ruleSql('see', viewerValues(viewer))
+  const among: Among = within
+    ? {
+        words: [workspaceWord(within.workspaceId)],
+        task: and(eq(tasks.workspaceId, within.workspaceId), see),
+      }
+    : { words: await audienceOf(db, viewer), task: see }
   const [taskHits, commentHits] = await Promise.all([
     findTasks(db, among, parsed.match, limit),
     findComments(db, among, parsed.match, limit),

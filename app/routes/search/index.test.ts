@@ -5,8 +5,9 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import type { SearchResults } from '~/services/search.server'
 import { EMPTY_QUERY_MESSAGE, LONG_QUERY_MESSAGE } from '~/services/search-query'
+import { setActiveWorkspace } from '~/services/sessions.server'
 import { signedInBrowser, type TestBrowser } from '../../../tests/helpers/auth'
-import { createComment, createTask, createUser } from '../../../tests/helpers/factories'
+import { createComment, createTask, createTeamWorkspace, createUser } from '../../../tests/helpers/factories'
 import { links, visibleText } from '../../../tests/helpers/html'
 import { callLoader } from '../../../tests/helpers/route'
 import Search, { loader } from './index'
@@ -137,5 +138,34 @@ describe('page', () => {
     expect(
       visibleText(render({ query: '', message: EMPTY_QUERY_MESSAGE, tasks: [], comments: [] })),
     ).toContain(EMPTY_QUERY_MESSAGE)
+  })
+})
+
+describe('only in the workspace worked in (?scope=workspace)', () => {
+  test('narrows to the active workspace’s tasks; without it, everything the person may see', async () => {
+    const bea = await createUser(db, { name: 'Bea' })
+    const cal = await createUser(db, { name: 'Cal' })
+    const acme = await createTeamWorkspace(db, {
+      ownerId: cal.id,
+      members: [{ userId: bea.id, role: 'member' }],
+    })
+    await createTask(db, { userId: cal.id, workspaceId: acme.id, text: 'Glockenspiel for the team' })
+    await createTask(db, { userId: bea.id, text: 'Glockenspiel at home' })
+    await createTask(db, { userId: cal.id, text: 'Glockenspiel in the open', isPublic: true })
+    const browser = await signedInBrowser(db, bea.id)
+    await setActiveWorkspace(db, { id: browser.session.id, userId: bea.id }, acme.id)
+    const found = async (url: string) => {
+      const { data } = await callLoader(loader, { url, headers: { Cookie: browser.cookie } })
+      return (data as SearchResults).tasks.map((task) => task.text).sort()
+    }
+
+    expect(await found('/search?q=glockenspiel')).toEqual([
+      'Glockenspiel at home',
+      'Glockenspiel for the team',
+      'Glockenspiel in the open',
+    ])
+    expect(await found('/search?q=glockenspiel&scope=workspace')).toEqual(['Glockenspiel for the team'])
+    await setActiveWorkspace(db, { id: browser.session.id, userId: bea.id }, bea.id)
+    expect(await found('/search?q=glockenspiel&scope=workspace')).toEqual(['Glockenspiel at home'])
   })
 })

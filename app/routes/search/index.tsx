@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Highlighted } from '~/components/highlighted'
 import { buttonClasses } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
+import { useWorkspaces } from '~/components/workspace-field'
 import { database } from '~/db/client.server'
 import { type SearchResults, search } from '~/services/search.server'
 import type { Route } from './+types/index'
@@ -26,13 +27,21 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ request, context, url }: Route.LoaderArgs): Promise<SearchResults> {
   const { user } = await requireUser(request, context, url)
-  return search(database(), user, { query: url.searchParams.get('q') ?? '' })
+  // `?scope=workspace`: only the workspace the person works in (the header's switcher).
+  const within =
+    url.searchParams.get('scope') === 'workspace' ? { workspaceId: user.activeWorkspaceId } : undefined
+  return search(database(), user, { query: url.searchParams.get('q') ?? '' }, within)
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { query, message, tasks, comments } = loaderData
   const isEmpty = message === null && tasks.length === 0 && comments.length === 0
-  const opening = (taskId: string) => `/search?${new URLSearchParams({ q: query, task: taskId })}`
+  const [searchParams] = useSearchParams()
+  const isInWorkspace = searchParams.get('scope') === 'workspace'
+  const opening = (taskId: string) =>
+    `/search?${new URLSearchParams({ q: query, ...(isInWorkspace ? { scope: 'workspace' } : {}), task: taskId })}`
+  const { workspaces, activeWorkspaceId } = useWorkspaces()
+  const activeName = workspaces.find((workspace) => workspace.id === activeWorkspaceId)?.name
 
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
@@ -43,6 +52,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         action="/search"
         role="search"
         aria-label="Tasks and comments"
+        id="site-search-page"
         className="flex gap-2"
       >
         <label htmlFor="search-query" className="sr-only">
@@ -60,6 +70,19 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           Search
         </button>
       </form>
+      {activeName ? (
+        <label className="-mt-3 flex items-center gap-2 text-sm" htmlFor="search-scope">
+          <input
+            id="search-scope"
+            form="site-search-page"
+            type="checkbox"
+            name="scope"
+            value="workspace"
+            defaultChecked={isInWorkspace}
+          />
+          {`Only in ${activeName}`}
+        </label>
+      ) : null}
 
       {message ? (
         <p role="status" className="text-sm text-muted-foreground">

@@ -102,6 +102,8 @@ export default function TaskList({ loaderData, actionData: answered }: Route.Com
   const actionData = useKeptActionData(answered)
   const { isPaused } = useRevalidateOnTaskEvents()
   const rows = useTaskRows(today)
+  const { workspaces, activeWorkspaceId } = useWorkspaces()
+  const team = workspaces.find((workspace) => workspace.id === activeWorkspaceId && !workspace.isPersonal)
   return (
     <main className="mx-auto grid max-w-6xl gap-8 px-4 py-10 lg:grid-cols-[22rem_1fr]">
       <aside className="order-2 lg:order-1">
@@ -116,7 +118,8 @@ export default function TaskList({ loaderData, actionData: answered }: Route.Com
           <Filters filters={filters} />
         </div>
         <TaskGroup
-          title="My tasks"
+          // A team's tasks are everyone's in it: named after the team, not as the viewer's own.
+          title={team ? `${team.name} tasks` : 'My tasks'}
           tasks={groups.mine.tasks}
           rows={rows}
           empty={
