@@ -20,6 +20,7 @@ import {
   TaskUpdateSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
+import { listWorkspaces } from '~/services/workspaces/reads.server'
 import { z } from '~/utils/zod'
 
 /**
@@ -55,10 +56,18 @@ function tool<Input extends z.ZodObject>(
 }
 
 export const TOOLS = {
+  list_workspaces: tool({
+    title: 'List workspaces',
+    description:
+      'The workspaces this person is in, their personal one first, each with its id, name, slug, their role and its number of members. Give a workspace’s `workspaceId` to list_tasks, search or create_task to work in it; without one they cover all of them (create_task: the personal one).',
+    inputSchema: z.object({}),
+    isReadOnly: true,
+    run: async ({ db, user }) => ({ workspaces: await listWorkspaces(db, user) }),
+  }),
   list_tasks: tool({
     title: 'List tasks',
     description:
-      'The tasks this person may see, as their task list shows them: their own (newest first, 50 at a time), those shared with them, and other people’s public tasks. Narrow by status, priority, due (overdue, or due this week), assignee ("me"), and sort by due date.',
+      'The tasks this person may see, as their task list shows them: their own (newest first, 50 at a time), those shared with them, and other people’s public tasks. Narrow by workspace (`workspaceId`, from list_workspaces), status, priority, due (overdue, or due this week), assignee ("me"), and sort by due date.',
     inputSchema: TaskListFiltersSchema.extend({
       page: z.number().int().min(1).default(1).describe('Page of the person’s own tasks, 50 a page'),
     }),
@@ -69,7 +78,7 @@ export const TOOLS = {
   search: tool({
     title: 'Search tasks and comments',
     description:
-      'Finds tasks and comments this person may see by the words typed, best matches first; matched words are marked in the parts returned.',
+      'Finds tasks and comments this person may see by the words typed, best matches first, in every workspace of theirs or in one (`workspaceId`); matched words are marked in the parts returned.',
     inputSchema: SearchInputSchema,
     isReadOnly: true,
     run: ({ db, user }, input) => search(db, user, input),
@@ -88,7 +97,7 @@ export const TOOLS = {
   create_task: tool({
     title: 'Create a task',
     description:
-      'Creates a task owned by this person. Only `text` (the title) is required; status, priority, hours, due date (YYYY-MM-DD), details, a link, sharing by e-mail and an assignee are optional.',
+      'Creates a task owned by this person, in one of their workspaces (`workspaceId`, from list_workspaces; their personal one without it). Only `text` (the title) is required; status, priority, hours, due date (YYYY-MM-DD), details, a link, sharing by e-mail and an assignee are optional.',
     inputSchema: TaskFieldsSchema,
     isReadOnly: false,
     hints: { destructiveHint: false, idempotentHint: false },

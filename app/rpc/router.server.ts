@@ -21,13 +21,16 @@ import {
 } from '~/services/stats.server'
 import { getTask, listVisibleTasks } from '~/services/tasks/reads.server'
 import {
+  InWorkspaceSchema,
   ShareEmailsSchema,
   StatusSchema,
   TaskFieldsSchema,
   TaskIdSchema,
   TaskUpdateSchema,
+  WorkspaceIdSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from '~/services/tasks/writes.server'
+import { getWorkspace, listMembers, listWorkspaces } from '~/services/workspaces/reads.server'
 import { timeZoneFrom } from '~/utils/time-zone.server'
 import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'
@@ -38,6 +41,9 @@ import { authed, base, mutation } from './base.server'
  * service function, which holds the rules and throws the domain errors clients see as codes.
  */
 const CommentId = CommentEditSchema.pick({ commentId: true })
+const WorkspaceId = z.object({ workspaceId: WorkspaceIdSchema })
+/** Reads that take no input, or a workspace to narrow to: callers that send nothing still may. */
+const InWorkspace = InWorkspaceSchema.optional()
 
 const read = base.use(authed).route({ method: 'GET' })
 const write = base.use(authed).use(mutation).route({ method: 'POST' })
@@ -46,7 +52,10 @@ export const router = {
   healthCheck: base.route({ method: 'GET' }).handler(({ context }) => checkHealth(context.db)),
 
   task: {
-    getAll: read.handler(({ context }) => listVisibleTasks(context.db, context.user)),
+    // Everything the caller may see, or only what they may see of one of their workspaces.
+    getAll: read
+      .input(InWorkspace)
+      .handler(({ context, input }) => listVisibleTasks(context.db, context.user, input?.workspaceId)),
     // Public tasks are readable without signing in, so `get` does not require a user.
     get: base
       .route({ method: 'GET' })
@@ -78,7 +87,9 @@ export const router = {
       .input(TaskIdSchema)
       .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),
     // The dashboard's reads. Weeks follow the caller's time zone, from the `tz` cookie (else UTC).
-    getTaskStats: read.handler(({ context }) => getTaskStats(context.db, context.user)),
+    getTaskStats: read
+      .input(InWorkspace)
+      .handler(({ context, input }) => getTaskStats(context.db, context.user, input?.workspaceId)),
     getProductivityInsights: read.handler(({ context }) =>
       getProductivityInsights(context.db, context.user, { timeZone: timeZoneFrom(context.headers) }),
     ),
@@ -117,6 +128,17 @@ export const router = {
         await markNotificationRead(context.db, context.user, input.notificationId)
         return { success: true }
       }),
+  },
+
+  // The caller's workspaces; one they are not in answers NOT_FOUND exactly as an unknown id.
+  workspace: {
+    list: read.handler(({ context }) => listWorkspaces(context.db, context.user)),
+    get: read
+      .input(WorkspaceId)
+      .handler(({ context, input }) => getWorkspace(context.db, context.user, input.workspaceId)),
+    members: read
+      .input(WorkspaceId)
+      .handler(({ context, input }) => listMembers(context.db, context.user, input.workspaceId)),
   },
 
   ai: {

@@ -6,6 +6,7 @@ import { events, versionCounters } from '~/db/schema'
 import { NotFound } from './errors'
 import type { Actor, Viewer } from './session-user'
 import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule.server'
+import { requireMembership } from './workspaces/membership.server'
 
 /**
  * The versions of the reads pages poll, read without building the answer
@@ -49,15 +50,20 @@ const taskVersionProbe = preparedPerDatabase((db) =>
     .prepare(),
 )
 
+const membershipsCounter = sql<number>`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'memberships')`
+
 /**
  * The newest event id ever written (AUTOINCREMENT keeps it in `sqlite_sequence`, so pruning
- * never lowers it) and the people counter: the version of anything that may follow any event.
+ * never lowers it), the people counter, and the memberships counter (who is in which workspace,
+ * bumped by triggers on `workspace_members`, drizzle/0014_workspaces.sql): the version of
+ * anything that may follow any event or any change of membership.
  */
 const logVersionProbe = preparedPerDatabase((db) =>
   db
     .select({
       head: sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`,
       people: versionCounters.value,
+      memberships: sql<number>`coalesce(${membershipsCounter}, 0)`,
     })
     .from(versionCounters)
     .where(eq(versionCounters.scope, 'people'))
@@ -87,8 +93,19 @@ export async function mentionablesVersion(db: Database, viewer: Actor, taskId: s
   return versionOf('task.getTaskUsers', viewer.id, taskId, task, people)
 }
 
-/** `task.getAll`: every task the viewer may see, so any event may change it. */
-export async function visibleTasksVersion(db: Database, viewer: Actor) {
+/**
+ * `task.getAll`: every task the viewer may see, or those of one workspace they are in (NotFound
+ * otherwise), so any event or change of membership may change it.
+ */
+export async function visibleTasksVersion(db: Database, viewer: Actor, workspaceId?: string) {
+  if (workspaceId !== undefined) await requireMembership(db, viewer.id, workspaceId)
   const [row] = await logVersionProbe(db).all()
-  return versionOf('task.getAll', viewer.id, Number(row?.head ?? 0), Number(row?.people ?? 0))
+  return versionOf(
+    'task.getAll',
+    viewer.id,
+    workspaceId ?? '',
+    Number(row?.head ?? 0),
+    Number(row?.people ?? 0),
+    Number(row?.memberships ?? 0),
+  )
 }

@@ -17,6 +17,7 @@ import type { Actor } from './session-user'
 import { dueWithinSql } from './tasks/due.server'
 import { findLatestOwnTask } from './tasks/reads.server'
 import { ruleSql, viewerValues } from './tasks/rule.server'
+import { requireMembership } from './workspaces/membership.server'
 
 /**
  * What the dashboard tells a person about their work, computed by SQL aggregates over index
@@ -91,13 +92,18 @@ function toTotals(groups: Group[]): TaskTotals {
   }
 }
 
-/** task.getTaskStats */
-export async function getTaskStats(db: Database, actor: Actor): Promise<TaskStats> {
+/**
+ * task.getTaskStats: every count over the person's tasks wherever they are, or, given one of
+ * their workspaces, over that workspace's only; one they are not in answers as an unknown one.
+ */
+export async function getTaskStats(db: Database, actor: Actor, workspaceId?: string): Promise<TaskStats> {
+  if (workspaceId !== undefined) await requireMembership(db, actor.id, workspaceId)
+  const inWorkspace = workspaceId === undefined ? undefined : eq(tasks.workspaceId, workspaceId)
   const [own, subtasks, shared] = await Promise.all([
-    selectGroups(db, and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId))),
-    selectGroups(db, and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId))),
+    selectGroups(db, and(eq(tasks.userId, actor.id), isNull(tasks.parentTaskId), inWorkspace)),
+    selectGroups(db, and(eq(tasks.userId, actor.id), isNotNull(tasks.parentTaskId), inWorkspace)),
     // Shares reach a person through their verified address only (docs/product-rules.md §1).
-    selectGroups(db, ruleSql('sharedWith', viewerValues(actor))),
+    selectGroups(db, and(ruleSql('sharedWith', viewerValues(actor)), inWorkspace)),
   ])
   const subtaskTotals = toTotals(subtasks)
   return {

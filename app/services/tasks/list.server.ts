@@ -6,6 +6,7 @@ import type { Priority, Status } from '~/domain/constants'
 import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { type DueWindow, dueWindowDays } from '~/utils/due-date'
 import type { Actor } from '../session-user'
+import { requireMembership } from '../workspaces/membership.server'
 import { taskListItemColumns } from './columns.server'
 import { dueWithinSql } from './due.server'
 import { ruleSql, viewerParams, viewerPlaceholders } from './rule.server'
@@ -24,6 +25,8 @@ export type TaskFilters = {
   due?: Exclude<DueWindow, 'today'>
   assignee?: 'me'
   sort?: 'due'
+  /** One of the viewer's workspaces: only its tasks (NotFound for any other). */
+  workspaceId?: string
 }
 
 export type TaskGroups = {
@@ -40,6 +43,7 @@ const list = {
   dueBefore: sql.placeholder('dueBefore'),
   limit: sql.placeholder('limit'),
   offset: sql.placeholder('offset'),
+  workspaceId: sql.placeholder('workspaceId'),
 }
 
 /**
@@ -54,6 +58,7 @@ function buildListStatements(db: Database, shape: FilterShape) {
     shape.priority ? eq(tasks.priority, list.priority) : undefined,
     shape.due ? dueWithinSql(shape.due, { from: list.dueFrom, before: list.dueBefore }) : undefined,
     shape.assignee ? eq(tasks.assigneeId, viewerPlaceholders.id) : undefined,
+    shape.workspace ? eq(tasks.workspaceId, list.workspaceId) : undefined,
   )
   // By due date, the undated last; newest first among equals, as the list is otherwise.
   const order =
@@ -96,6 +101,7 @@ type FilterShape = {
   due: TaskFilters['due']
   assignee: boolean
   sort: TaskFilters['sort']
+  workspace: boolean
 }
 type ListStatements = ReturnType<typeof buildListStatements>
 
@@ -108,6 +114,7 @@ const listStatements = preparedPerDatabase((db) => {
       due: filters.due,
       assignee: filters.assignee === 'me',
       sort: filters.sort,
+      workspace: filters.workspaceId !== undefined,
     }
     const key = JSON.stringify(shape)
     let statements = byShape.get(key)
@@ -138,6 +145,7 @@ export async function listTaskGroups(
   page: { limit: number; offset: number } = { limit: 50, offset: 0 },
   today = todayIn(DEFAULT_TIME_ZONE),
 ): Promise<TaskGroups> {
+  if (filters.workspaceId !== undefined) await requireMembership(db, viewer.id, filters.workspaceId)
   const statements = listStatements(db)(filters)
   const days = filters.due ? dueWindowDays(filters.due, today) : null
   const params = {
@@ -146,6 +154,7 @@ export async function listTaskGroups(
     priority: filters.priority ?? null,
     dueFrom: days?.from ?? null,
     dueBefore: days?.before ?? null,
+    workspaceId: filters.workspaceId ?? null,
     ...page,
   }
   const [mine, [mineCount], shared, publicTasks] = await Promise.all([
