@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import { type Database, database } from '~/db/client.server'
-import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
+import {
+  discussionVersion,
+  mentionablesVersion,
+  visibleTasksVersion,
+  workspaceTasksVersion,
+} from '~/services/read-versions.server'
 import type { SessionUser } from '~/services/session-user'
 import { InWorkspaceSchema } from '~/services/tasks/task-schemas'
 import { COMMENT_VIEW_SHAPE, MENTIONABLE_SHAPE, TASK_VIEW_SHAPE } from '~/services/tasks/view-fields'
@@ -51,7 +56,11 @@ const VERSIONED_READS = {
     shape: TASK_VIEW_SHAPE,
     versionOf: (db, caller, input) => {
       const parsed = ListInput.safeParse(input)
-      return caller && parsed.success ? visibleTasksVersion(db, caller, parsed.data?.workspaceId) : null
+      if (!caller || !parsed.success) return null
+      const workspaceId = parsed.data?.workspaceId
+      return workspaceId === undefined
+        ? visibleTasksVersion(db, caller)
+        : workspaceTasksVersion(db, caller, workspaceId)
     },
   },
 } satisfies Record<string, { shape: object; versionOf: VersionOf }>

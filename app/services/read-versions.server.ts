@@ -23,6 +23,9 @@ import { requireMembership } from './workspaces/membership.server'
  *   stands in (it is at least as new as any of them);
  * - what others see of a person (name, picture, address, its verification, the account itself):
  *   the `people` counter, bumped by triggers on `users` in the same statement;
+ * - who is in which workspace, and with which role (whom a task list holds, whom one may mention):
+ *   the `memberships` counter, bumped by triggers on `workspace_members` (drizzle/0014_workspaces.sql),
+ *   so a person removed from a workspace is never told their older list is current;
  * - who asks, where the answer differs by viewer: their id is part of the version.
  *
  * The version is read before the answer is built, never after: an answer built later is at
@@ -33,6 +36,7 @@ import { requireMembership } from './workspaces/membership.server'
  */
 
 const prunedEventsWatermark = sql`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'pruned-events')`
+const membershipsCounter = sql<number>`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'memberships')`
 
 /**
  * One statement for whether the viewer may see the task, its version and the people counter:
@@ -44,26 +48,23 @@ const taskVersionProbe = preparedPerDatabase((db) =>
       isVisible: isTaskVisibleSql,
       task: sql<number>`max(coalesce((SELECT max(${events.id}) FROM ${events} WHERE ${events.taskId} = ${sql.placeholder('taskId')}), 0), ${prunedEventsWatermark})`,
       people: versionCounters.value,
+      memberships: membershipsCounter,
     })
     .from(versionCounters)
     .where(eq(versionCounters.scope, 'people'))
     .prepare(),
 )
 
-const membershipsCounter = sql<number>`(SELECT ${versionCounters.value} FROM ${versionCounters} WHERE ${versionCounters.scope} = 'memberships')`
-
 /**
  * The newest event id ever written (AUTOINCREMENT keeps it in `sqlite_sequence`, so pruning
- * never lowers it), the people counter, and the memberships counter (who is in which workspace,
- * bumped by triggers on `workspace_members`, drizzle/0014_workspaces.sql): the version of
- * anything that may follow any event or any change of membership.
+ * never lowers it) and the people counter: the version of anything that may follow any event.
  */
 const logVersionProbe = preparedPerDatabase((db) =>
   db
     .select({
       head: sql<number>`coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`,
       people: versionCounters.value,
-      memberships: sql<number>`coalesce(${membershipsCounter}, 0)`,
+      memberships: membershipsCounter,
     })
     .from(versionCounters)
     .where(eq(versionCounters.scope, 'people'))
@@ -74,11 +75,24 @@ function versionOf(...parts: (string | number)[]) {
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 27)
 }
 
+/**
+ * `task.getAll` of one workspace the viewer is in (NotFound for any other, as for an unknown one):
+ * the version of their whole list, and which workspace it is narrowed to.
+ */
+export async function workspaceTasksVersion(db: Database, viewer: Actor, workspaceId: string) {
+  await requireMembership(db, viewer.id, workspaceId)
+  return versionOf('task.getAll', workspaceId, await visibleTasksVersion(db, viewer))
+}
+
 /** The task's version and the people counter; NotFound when the viewer may not see the task. */
 async function visibleTaskVersion(db: Database, viewer: Viewer, taskId: string) {
   const [row] = await taskVersionProbe(db).all(visibilityParams(viewer, taskId))
   if (Number(row?.isVisible) !== 1) throw new NotFound(TASK_NOT_FOUND)
-  return { task: Number(row?.task ?? 0), people: Number(row?.people ?? 0) }
+  return {
+    task: Number(row?.task ?? 0),
+    people: Number(row?.people ?? 0),
+    memberships: Number(row?.memberships ?? 0),
+  }
 }
 
 /** `comments.getComments`: everyone who may see the task reads the same discussion. */
@@ -89,21 +103,16 @@ export async function discussionVersion(db: Database, viewer: Viewer, taskId: st
 
 /** `task.getTaskUsers`: whom one may mention depends on being the owner or a sharer, so per viewer. */
 export async function mentionablesVersion(db: Database, viewer: Actor, taskId: string) {
-  const { task, people } = await visibleTaskVersion(db, viewer, taskId)
-  return versionOf('task.getTaskUsers', viewer.id, taskId, task, people)
+  const { task, people, memberships } = await visibleTaskVersion(db, viewer, taskId)
+  return versionOf('task.getTaskUsers', viewer.id, taskId, task, people, memberships)
 }
 
-/**
- * `task.getAll`: every task the viewer may see, or those of one workspace they are in (NotFound
- * otherwise), so any event or change of membership may change it.
- */
-export async function visibleTasksVersion(db: Database, viewer: Actor, workspaceId?: string) {
-  if (workspaceId !== undefined) await requireMembership(db, viewer.id, workspaceId)
+/** `task.getAll`: every task the viewer may see, so any event may change it. */
+export async function visibleTasksVersion(db: Database, viewer: Actor) {
   const [row] = await logVersionProbe(db).all()
   return versionOf(
     'task.getAll',
     viewer.id,
-    workspaceId ?? '',
     Number(row?.head ?? 0),
     Number(row?.people ?? 0),
     Number(row?.memberships ?? 0),
