@@ -72,8 +72,9 @@ export const TOOLS = {
       page: z.number().int().min(1).default(1).describe('Page of the person’s own tasks, 50 a page'),
     }),
     isReadOnly: true,
-    run: ({ db, user, today }, { page, ...filters }) =>
-      listTaskGroups(db, user, filters, { limit: 50, offset: (page - 1) * 50 }, today),
+    // Without a workspace, every one of the person's; one they are not in answers as an unknown one.
+    run: ({ db, user, today }, { page, workspaceId, ...filters }) =>
+      listTaskGroups(db, user, { ...filters, workspaceId }, { limit: 50, offset: (page - 1) * 50 }, today),
   }),
   search: tool({
     title: 'Search tasks and comments',

@@ -2,6 +2,8 @@ import { and, asc, count, eq, max } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { events, tasks, workspaceMembers, workspaces } from '~/db/schema'
+import { createApiToken } from '~/services/api-tokens.server'
+import { toSessionUser } from '~/services/sessions.server'
 import { WORKSPACE_NOT_FOUND } from '~/services/workspaces/membership.server'
 import { signedInBrowser } from '../helpers/auth'
 import { createTask, createUser } from '../helpers/factories'
@@ -178,5 +180,22 @@ describe('task.* in a workspace', () => {
       mine.length - inTeam.length,
     )
     expect(await rejection(reader.eve.task.getTaskStats({ workspaceId: teamId }))).toEqual(NOT_FOUND)
+  })
+})
+
+describe('a personal API token', () => {
+  test('acts as its person in every workspace they are in', async () => {
+    const { token } = await createApiToken(db, toSessionUser(grace), {
+      name: 'Script',
+      scope: 'read-write',
+      expiry: 'none',
+    })
+    const script = server.client({ headers: { Authorization: `Bearer ${token}` } })
+    expect((await script.workspace.list()).map((workspace) => workspace.id)).toEqual([grace.id, teamId])
+    const made = await script.task.create({ text: 'Scripted in the team', workspaceId: teamId })
+    expect(made).toMatchObject({ workspaceId: teamId, userId: grace.id })
+    const team = (await script.task.getAll({ workspaceId: teamId })).map((task) => task.text)
+    expect(team).toEqual(expect.arrayContaining(['Scripted in the team', 'Grace’s engine compiler']))
+    expect(await rejection(script.task.getAll({ workspaceId: eve.id }))).toEqual(NOT_FOUND)
   })
 })
