@@ -16,7 +16,8 @@ import { TOOLS, type ToolName } from './tools.server'
  * (a page number); tools whose service takes no object schema list their arguments there.
  */
 const SOURCES: Record<ToolName, { schemas: z.ZodObject[]; adds?: string[] }> = {
-  list_tasks: { schemas: [TaskListFiltersSchema], adds: ['page'] },
+  list_workspaces: { schemas: [] },
+  list_tasks: { schemas: [TaskListFiltersSchema], adds: ['page', 'workspaceId'] },
   search: { schemas: [SearchInputSchema] },
   get_task: { schemas: [TaskIdSchema] },
   create_task: { schemas: [TaskFieldsSchema] },
@@ -37,5 +38,11 @@ describe('every MCP tool’s input is its service’s schema', () => {
     const { schemas, adds = [] } = SOURCES[name]
     const expected = new Set([...schemas.flatMap(keysOf), ...adds])
     expect(keysOf(TOOLS[name].inputSchema).sort()).toEqual([...expected].sort())
+  })
+
+  test('the tools that list, search and create tasks take a workspace, by their schemas', () => {
+    for (const name of ['list_tasks', 'search', 'create_task'] as const) {
+      expect(keysOf(TOOLS[name].inputSchema), name).toContain('workspaceId')
+    }
   })
 })

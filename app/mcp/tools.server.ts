@@ -14,13 +14,15 @@ import type { SessionUser } from '~/services/session-user'
 import { listTaskGroups } from '~/services/tasks/list.server'
 import { getTask } from '~/services/tasks/reads.server'
 import {
+  InWorkspaceSchema,
   TaskFieldsSchema,
   TaskIdSchema,
   TaskListFiltersSchema,
   TaskUpdateSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
-import { personalWorkspaceId } from '~/services/workspaces/membership.server'
+import { personalWorkspaceId, requireMembership } from '~/services/workspaces/membership.server'
+import { listWorkspaces } from '~/services/workspaces/reads.server'
 import { z } from '~/utils/zod'
 
 /**
@@ -56,28 +58,34 @@ function tool<Input extends z.ZodObject>(
 }
 
 export const TOOLS = {
+  list_workspaces: tool({
+    title: 'List workspaces',
+    description:
+      'The workspaces this person is in, their personal one first, each with its id, name, slug, their role and its number of members. Give a workspace’s `workspaceId` to list_tasks, search or create_task to work in it; without one, search covers all of them and list_tasks and create_task work in the personal one.',
+    inputSchema: z.object({}),
+    isReadOnly: true,
+    run: async ({ db, user }) => ({ workspaces: await listWorkspaces(db, user) }),
+  }),
   list_tasks: tool({
     title: 'List tasks',
     description:
-      'The tasks this person may see, as their task list shows them: their own (newest first, 50 at a time), those shared with them, and other people’s public tasks. Narrow by status, priority, due (overdue, or due this week), assignee ("me"), and sort by due date.',
+      'The tasks this person may see, as their task list shows them: those of one of their workspaces (their personal one unless `workspaceId`, from list_workspaces, names another; newest first, 50 at a time), those shared with them from other workspaces, and other people’s public tasks. Narrow by status, priority, due (overdue, or due this week), assignee ("me"), and sort by due date.',
     inputSchema: TaskListFiltersSchema.extend({
-      page: z.number().int().min(1).default(1).describe('Page of the person’s own tasks, 50 a page'),
+      page: z.number().int().min(1).default(1).describe('Page of the workspace’s tasks, 50 a page'),
+      ...InWorkspaceSchema.shape,
     }),
     isReadOnly: true,
-    run: ({ db, user, today }, { page, ...filters }) =>
-      listTaskGroups(
-        db,
-        user,
-        personalWorkspaceId(user),
-        filters,
-        { limit: 50, offset: (page - 1) * 50 },
-        today,
-      ),
+    // The person's personal workspace unless another of theirs is named; one they are not in answers as an unknown one.
+    run: async ({ db, user, today }, { page, workspaceId, ...filters }) => {
+      if (workspaceId) await requireMembership(db, user.id, workspaceId)
+      const worksIn = workspaceId ?? personalWorkspaceId(user)
+      return listTaskGroups(db, user, worksIn, filters, { limit: 50, offset: (page - 1) * 50 }, today)
+    },
   }),
   search: tool({
     title: 'Search tasks and comments',
     description:
-      'Finds tasks and comments this person may see by the words typed, best matches first; matched words are marked in the parts returned.',
+      'Finds tasks and comments this person may see by the words typed, best matches first, in every workspace of theirs or in one (`workspaceId`); matched words are marked in the parts returned.',
     inputSchema: SearchInputSchema,
     isReadOnly: true,
     run: ({ db, user }, input) => search(db, user, input),
@@ -96,7 +104,7 @@ export const TOOLS = {
   create_task: tool({
     title: 'Create a task',
     description:
-      'Creates a task owned by this person. Only `text` (the title) is required; status, priority, hours, due date (YYYY-MM-DD), details, a link, sharing by e-mail and an assignee are optional.',
+      'Creates a task owned by this person, in one of their workspaces (`workspaceId`, from list_workspaces; their personal one without it). Only `text` (the title) is required; status, priority, hours, due date (YYYY-MM-DD), details, a link, sharing by e-mail and an assignee are optional.',
     inputSchema: TaskFieldsSchema,
     isReadOnly: false,
     hints: { destructiveHint: false, idempotentHint: false },

@@ -21,14 +21,17 @@ import {
 } from '~/services/stats.server'
 import { getTask, listVisibleTasks } from '~/services/tasks/reads.server'
 import {
+  InWorkspaceSchema,
   ShareEmailsSchema,
   StatusSchema,
   TaskFieldsSchema,
   TaskIdSchema,
   TaskUpdateSchema,
+  WorkspaceIdSchema,
 } from '~/services/tasks/task-schemas'
 import { createTask, deleteTask, setTaskStatus, shareTask, updateTask } from '~/services/tasks/writes.server'
-import { personalWorkspaceId } from '~/services/workspaces/membership.server'
+import { personalWorkspaceId, requireMembership } from '~/services/workspaces/membership.server'
+import { getWorkspace, listMembers, listWorkspaces } from '~/services/workspaces/reads.server'
 import { timeZoneFrom } from '~/utils/time-zone.server'
 import { z } from '~/utils/zod'
 import { authed, base, mutation } from './base.server'
@@ -39,6 +42,9 @@ import { authed, base, mutation } from './base.server'
  * service function, which holds the rules and throws the domain errors clients see as codes.
  */
 const CommentId = CommentEditSchema.pick({ commentId: true })
+const WorkspaceId = z.object({ workspaceId: WorkspaceIdSchema })
+/** Reads that take no input, or a workspace to narrow to: callers that send nothing still may. */
+const InWorkspace = InWorkspaceSchema.optional()
 
 const read = base.use(authed).route({ method: 'GET' })
 const write = base.use(authed).use(mutation).route({ method: 'POST' })
@@ -47,7 +53,10 @@ export const router = {
   healthCheck: base.route({ method: 'GET' }).handler(({ context }) => checkHealth(context.db)),
 
   task: {
-    getAll: read.handler(({ context }) => listVisibleTasks(context.db, context.user)),
+    // Everything the caller may see, or only what they may see of one of their workspaces.
+    getAll: read
+      .input(InWorkspace)
+      .handler(({ context, input }) => listVisibleTasks(context.db, context.user, input?.workspaceId)),
     // Public tasks are readable without signing in, so `get` does not require a user.
     get: base
       .route({ method: 'GET' })
@@ -79,9 +88,12 @@ export const router = {
       .input(TaskIdSchema)
       .handler(({ context, input }) => mentionableUsers(context.db, context.user, input.taskId)),
     // The dashboard's reads. Weeks follow the caller's time zone, from the `tz` cookie (else UTC).
-    getTaskStats: read.handler(({ context }) =>
-      getTaskStats(context.db, context.user, personalWorkspaceId(context.user)),
-    ),
+    // The person's personal workspace's, or one of their other workspaces' (NOT_FOUND for any other).
+    getTaskStats: read.input(InWorkspace).handler(async ({ context, input }) => {
+      const workspaceId = input?.workspaceId ?? personalWorkspaceId(context.user)
+      await requireMembership(context.db, context.user.id, workspaceId)
+      return getTaskStats(context.db, context.user, workspaceId)
+    }),
     getProductivityInsights: read.handler(({ context }) =>
       getProductivityInsights(context.db, context.user, personalWorkspaceId(context.user), {
         timeZone: timeZoneFrom(context.headers),
@@ -126,6 +138,17 @@ export const router = {
         await markNotificationRead(context.db, context.user, input.notificationId)
         return { success: true }
       }),
+  },
+
+  // The caller's workspaces; one they are not in answers NOT_FOUND exactly as an unknown id.
+  workspace: {
+    list: read.handler(({ context }) => listWorkspaces(context.db, context.user)),
+    get: read
+      .input(WorkspaceId)
+      .handler(({ context, input }) => getWorkspace(context.db, context.user, input.workspaceId)),
+    members: read
+      .input(WorkspaceId)
+      .handler(({ context, input }) => listMembers(context.db, context.user, input.workspaceId)),
   },
 
   ai: {

@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import { type Database, database } from '~/db/client.server'
-import { discussionVersion, mentionablesVersion, visibleTasksVersion } from '~/services/read-versions.server'
+import {
+  discussionVersion,
+  mentionablesVersion,
+  visibleTasksVersion,
+  workspaceTasksVersion,
+} from '~/services/read-versions.server'
 import type { SessionUser } from '~/services/session-user'
+import { InWorkspaceSchema } from '~/services/tasks/task-schemas'
 import { COMMENT_VIEW_SHAPE, MENTIONABLE_SHAPE, TASK_VIEW_SHAPE } from '~/services/tasks/view-fields'
 import { matchesEtag } from '~/utils/public-cache.server'
 import { z } from '~/utils/zod'
@@ -22,6 +28,8 @@ type Caller = SessionUser | null
 type VersionOf = (db: Database, caller: Caller, input: unknown) => Promise<string> | null
 
 const TaskInput = z.object({ taskId: z.string().min(1) })
+/** task.getAll's input, as the procedure parses it: nothing, or the workspace to list. */
+const ListInput = InWorkspaceSchema.optional()
 
 function withTask(version: (taskId: string) => Promise<string>) {
   return (input: unknown) => {
@@ -46,7 +54,14 @@ const VERSIONED_READS = {
   },
   'task/getAll': {
     shape: TASK_VIEW_SHAPE,
-    versionOf: (db, caller) => caller && visibleTasksVersion(db, caller),
+    versionOf: (db, caller, input) => {
+      const parsed = ListInput.safeParse(input)
+      if (!caller || !parsed.success) return null
+      const workspaceId = parsed.data?.workspaceId
+      return workspaceId === undefined
+        ? visibleTasksVersion(db, caller)
+        : workspaceTasksVersion(db, caller, workspaceId)
+    },
   },
 } satisfies Record<string, { shape: object; versionOf: VersionOf }>
 

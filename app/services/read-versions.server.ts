@@ -6,6 +6,7 @@ import { events, versionCounters } from '~/db/schema'
 import { NotFound } from './errors'
 import type { Actor, Viewer } from './session-user'
 import { isTaskVisibleSql, TASK_NOT_FOUND, visibilityParams } from './tasks/rule.server'
+import { requireMembership } from './workspaces/membership.server'
 
 /**
  * The versions of the reads pages poll, read without building the answer
@@ -72,6 +73,15 @@ const logVersionProbe = preparedPerDatabase((db) =>
 
 function versionOf(...parts: (string | number)[]) {
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 27)
+}
+
+/**
+ * `task.getAll` of one workspace the viewer is in (NotFound for any other, as for an unknown one):
+ * the version of their whole list, and which workspace it is narrowed to.
+ */
+export async function workspaceTasksVersion(db: Database, viewer: Actor, workspaceId: string) {
+  await requireMembership(db, viewer.id, workspaceId)
+  return versionOf('task.getAll', workspaceId, await visibleTasksVersion(db, viewer))
 }
 
 /** The task's version and the people counter; NotFound when the viewer may not see the task. */

@@ -1,5 +1,6 @@
 import { SEARCH_LIMITS } from '~/domain/constants'
 import { z } from '~/utils/zod'
+import { WorkspaceIdSchema } from './tasks/task-schemas'
 
 /**
  * What a person types into search, turned into an FTS5 query that can hold no syntax of theirs:
@@ -15,6 +16,8 @@ export type Part = { text: string; mark: boolean }
 export const SearchInputSchema = z.object({
   query: z.string({ error: 'query is required' }),
   limit: z.coerce.number().int().min(1).max(SEARCH_LIMITS.results.max).optional(),
+  /** One of the searcher's workspaces to search in; absent: everything they may see. */
+  workspaceId: WorkspaceIdSchema.optional(),
 })
 export type SearchInput = z.output<typeof SearchInputSchema>
 

@@ -6,6 +6,7 @@ import { MARK_END, MARK_START, type Part, type SearchInput, toMatchQuery, toPart
 import { AUDIENCE_COLUMN, COMMENTS_INDEX, type SearchIndex, TASKS_INDEX } from './searched-fields.server'
 import type { Actor, Viewer } from './session-user'
 import { ruleSql, viewerValues } from './tasks/rule.server'
+import { requireMembership } from './workspaces/membership.server'
 
 /**
  * Search over tasks and comments, through the FTS5 indexes that triggers keep in step with every
@@ -185,29 +186,30 @@ function findComments(db: Database, among: Among, match: string, limit: number) 
 }
 
 /**
- * Search. `within` narrows it to one workspace's tasks and their comments (/search's "only in
- * this workspace"): the index then matches that workspace's word alone, which costs less than
- * every word of the viewer, and the rule still decides each row, so someone outside the workspace
- * finds only what they may see of it.
+ * Within one workspace the searcher is in (NotFound for any other, as for an unknown one), its
+ * audience word alone reaches every row the searcher may see there.
  */
-export async function search(
+async function amongIn(
   db: Database,
-  viewer: Actor,
-  input: SearchInput,
-  within?: { workspaceId: string },
-): Promise<SearchResults> {
+  searcher: Actor,
+  workspaceId: string,
+  task: SQL | undefined,
+): Promise<Among> {
+  await requireMembership(db, searcher.id, workspaceId)
+  return { words: [workspaceWord(workspaceId)], task: and(task, eq(tasks.workspaceId, workspaceId)) }
+}
+
+export async function search(db: Database, viewer: Actor, input: SearchInput): Promise<SearchResults> {
   const query = input.query
   const parsed = toMatchQuery(query)
   if ('message' in parsed) return { query, message: parsed.message, tasks: [], comments: [] }
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   // The rows the viewer's audience words reach are ranked; the rule decides each of them.
-  const see = ruleSql('see', viewerValues(viewer))
-  const among: Among = within
-    ? {
-        words: [workspaceWord(within.workspaceId)],
-        task: and(eq(tasks.workspaceId, within.workspaceId), see),
-      }
-    : { words: await audienceOf(db, viewer), task: see }
+  const sees = ruleSql('see', viewerValues(viewer))
+  const among: Among =
+    input.workspaceId === undefined
+      ? { words: await audienceOf(db, viewer), task: sees }
+      : await amongIn(db, viewer, input.workspaceId, sees)
   const [taskHits, commentHits] = await Promise.all([
     findTasks(db, among, parsed.match, limit),
     findComments(db, among, parsed.match, limit),
@@ -227,8 +229,11 @@ export async function searchOwnTasks(
   const query = input.query
   const parsed = toMatchQuery(query)
   if ('message' in parsed) return { query, message: parsed.message, tasks: [] }
-  const words = (await workspacesOf(db, owner.id)).map(workspaceWord)
-  const among: Among = { words, task: eq(tasks.userId, owner.id) }
+  const own = eq(tasks.userId, owner.id)
+  const among: Among =
+    input.workspaceId === undefined
+      ? { words: (await workspacesOf(db, owner.id)).map(workspaceWord), task: own }
+      : await amongIn(db, owner, input.workspaceId, own)
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   return { query, message: null, tasks: await findTasks(db, among, parsed.match, limit) }
 }

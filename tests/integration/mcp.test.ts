@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { comments, notifications, tasks } from '~/db/schema'
+import { comments, notifications, tasks, workspaceMembers, workspaces } from '~/db/schema'
 import { READ_TOKEN_TOOL_MESSAGE } from '~/mcp/server.server'
 import { TOOLS, type ToolName } from '~/mcp/tools.server'
 import { action, loader, TOKEN_REQUIRED_MESSAGE } from '~/routes/mcp'
@@ -90,6 +90,8 @@ const textOf = (result: CallToolResult) =>
 /** Arguments each tool is called with by someone who may do it (the ids are filled in when known). */
 function argumentsFor(name: ToolName): Record<string, unknown> {
   switch (name) {
+    case 'list_workspaces':
+      return {}
     case 'list_tasks':
       return { due: 'overdue', sort: 'due' }
     case 'search':
@@ -215,6 +217,64 @@ describe('/mcp with a read-write token', () => {
   })
 })
 
+describe('/mcp in workspaces', () => {
+  test('a token acts as its person in every workspace they are in, and in no other', async () => {
+    const [team] = await db
+      .insert(workspaces)
+      .values({ name: 'Lighthouse crew', slug: `lighthouse-crew-${Date.now()}` })
+      .returning()
+    if (!team) throw new Error('no workspace')
+    await db.insert(workspaceMembers).values([
+      { workspaceId: team.id, userId: grace.id, role: 'owner' },
+      { workspaceId: team.id, userId: ada.id, role: 'member' },
+    ])
+    await createTask(db, { userId: grace.id, workspaceId: team.id, text: 'Crew lighthouse watch rota' })
+    const client = await connect(writeToken)
+
+    const listed = await call(client, 'list_workspaces')
+    const { workspaces: theirs } = listed.structuredContent as { workspaces: { id: string; role: string }[] }
+    expect(theirs.map((workspace) => [workspace.id, workspace.role])).toEqual([
+      [ada.id, 'owner'],
+      [team.id, 'member'],
+    ])
+
+    const created = await call(client, 'create_task', { text: 'Oil the crew lamp', workspaceId: team.id })
+    expect(created.isError, textOf(created)).toBeFalsy()
+    expect(created.structuredContent).toMatchObject({ workspaceId: team.id, userId: ada.id })
+    const inTeam = await call(client, 'list_tasks', { workspaceId: team.id })
+    // The team's tasks, whoever created them: the new one first.
+    const mine = (inTeam.structuredContent as { mine: { tasks: { text: string }[] } }).mine.tasks
+    expect(mine.map((task) => task.text)).toEqual(['Oil the crew lamp', 'Crew lighthouse watch rota'])
+    const inPersonal = await call(client, 'list_tasks', { workspaceId: ada.id })
+    expect(textOf(inPersonal)).not.toContain('Oil the crew lamp')
+
+    // A teammate's task is found in the team, and not among Ada's personal workspace's.
+    const found = await call(client, 'search', { query: 'lighthouse', workspaceId: team.id })
+    const hits = (found.structuredContent as { tasks: { text: string }[] }).tasks.map((task) => task.text)
+    expect(hits).toEqual(['Crew lighthouse watch rota'])
+    const personal = await call(client, 'search', { query: 'lighthouse', workspaceId: ada.id })
+    expect(textOf(personal)).not.toContain('Crew lighthouse watch rota')
+    expect(textOf(personal)).toContain('Ada’s lighthouse plan')
+    await client.close()
+
+    // Eve is in neither: each tool answers as for a workspace that does not exist, and makes nothing.
+    const eves = await connect(eveToken)
+    const before = await db.select().from(tasks)
+    for (const [name, args] of [
+      ['list_tasks', { workspaceId: team.id }],
+      ['search', { query: 'lighthouse', workspaceId: team.id }],
+      ['create_task', { text: 'Eve sneaks in', workspaceId: team.id }],
+      ['create_task', { text: 'Eve sneaks in', workspaceId: 'no-such-workspace' }],
+    ] as [ToolName, Record<string, unknown>][]) {
+      const result = await call(eves, name, args)
+      expect(result.isError, name).toBe(true)
+      expect(textOf(result), name).toBe('Workspace not found')
+    }
+    expect(await db.select().from(tasks)).toEqual(before)
+    await eves.close()
+  })
+})
+
 describe('/mcp refuses', () => {
   test.each(writeTools)('%s for a read token, and changes nothing', async (name) => {
     const client = await connect(readToken)
@@ -245,6 +305,7 @@ describe('/mcp refuses', () => {
   test('a stranger’s private task from every tool', async () => {
     const client = await connect(eveToken)
     const attempts: [ToolName, Record<string, unknown>][] = [
+      ['list_workspaces', {}],
       ['list_tasks', {}],
       ['search', { query: 'lighthouse' }],
       ['search', { query: 'secret' }],

@@ -1,16 +1,23 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { emailOutbox, jobs, webhookDeliveries, webhookEndpoints } from '~/db/schema'
+import {
+  emailOutbox,
+  jobs,
+  webhookDeliveries,
+  webhookEndpoints,
+  workspaceMembers,
+  workspaces,
+} from '~/db/schema'
 import { env, resetEnvForTests } from '~/env.server'
 import { createJobRunner, type JobHandler } from '~/jobs/jobs.server'
 import { Invalid } from '~/services/errors'
 import { jobHandlers } from '~/services/job-handlers.server'
 import { getTask } from '~/services/tasks/reads.server'
-import { createTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
+import { createTask, deleteTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
 import { WEBHOOK_DELIVERIES_JOB, webhookDeliveriesHandler } from '~/services/webhooks/deliveries.server'
 import {
   addWebhookEndpoint,
@@ -322,6 +329,54 @@ describe('who hears of what', () => {
     expect(verified(received[1] as Received, newcomersEndpoint.secret).data).toMatchObject({
       status: 'Completed',
     })
+  })
+
+  test('a member hears of a teammate’s task in their workspace, and nothing once removed from it', async () => {
+    const ada = await createUser(db)
+    const grace = await createUser(db)
+    const stranger = await createUser(db)
+    const [team] = await db
+      .insert(workspaces)
+      .values({ name: 'Team', slug: `team-${Date.now()}` })
+      .returning()
+    if (!team) throw new Error('no workspace')
+    await db.insert(workspaceMembers).values([
+      { workspaceId: team.id, userId: ada.id, role: 'owner' },
+      { workspaceId: team.id, userId: grace.id, role: 'member' },
+    ])
+    const gracesEndpoint = await newEndpoint(grace)
+    await newEndpoint(stranger)
+
+    const task = await createTask(db, viewerOf(ada), fields({ text: 'Team plan', workspaceId: team.id }))
+    const { addComment } = await import('~/services/comments.server')
+    const { comment } = await addComment(
+      db,
+      { ...viewerOf(ada), name: ada.name, image: null },
+      { taskId: task.id, content: 'Kick-off on Monday', mentions: [] },
+    )
+    const gone = await createTask(db, viewerOf(ada), fields({ text: 'Short-lived', workspaceId: team.id }))
+    await deleteTask(db, viewerOf(ada), gone.id)
+    await runQueueAt(Date.now())
+    const heard = received.map((message) => verified(message, gracesEndpoint.secret))
+    expect(received.every((message) => message.id.endsWith(gracesEndpoint.id))).toBe(true)
+    expect(heard.map((body) => [body.type, body.data.id, body.data.workspaceId])).toEqual([
+      ['task.created', task.id, team.id],
+      ['comment.added', comment.id, team.id],
+      // Gone before the fan-out ran, the task's creation has nothing to show: its deletion says so.
+      ['task.deleted', gone.id, team.id],
+    ])
+    // The task as the RPC endpoint answers Grace, a member.
+    expect(heard[0]?.data).toEqual(
+      JSON.parse(JSON.stringify((await getTask(db, viewerOf(grace), task.id)).task)),
+    )
+
+    await db
+      .delete(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, team.id), eq(workspaceMembers.userId, grace.id)))
+    await setTaskStatus(db, viewerOf(ada), task.id, 'Completed')
+    await updateTask(db, viewerOf(ada), task.id, { text: 'Team plan, done' })
+    await runQueueAt(Date.now())
+    expect(received).toHaveLength(3)
   })
 
   test('a mention reaches only the endpoint of the person mentioned', async () => {

@@ -28,9 +28,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader({ request, context, url }: Route.LoaderArgs): Promise<SearchResults> {
   const { user } = await requireUser(request, context, url)
   // `?scope=workspace`: only the workspace the person works in (the header's switcher).
-  const within =
-    url.searchParams.get('scope') === 'workspace' ? { workspaceId: user.activeWorkspaceId } : undefined
-  return search(database(), user, { query: url.searchParams.get('q') ?? '' }, within)
+  const within = url.searchParams.get('scope') === 'workspace' ? user.activeWorkspaceId : undefined
+  return search(database(), user, { query: url.searchParams.get('q') ?? '', workspaceId: within })
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {

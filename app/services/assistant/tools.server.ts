@@ -78,7 +78,10 @@ export const WITHHELD_FROM_ASSISTANT_INPUT = {
   updateTask: {
     sharedWith: 'sharing reaches other people’s inboxes, so the person does it on the task page',
   },
-  searchMyTasks: { limit: `the tool lists at most ${TASKS_LISTED_MAX} tasks, whatever a model asks` },
+  searchMyTasks: {
+    limit: `the tool lists at most ${TASKS_LISTED_MAX} tasks, whatever a model asks`,
+    workspaceId: 'the assistant is not told workspaces’ ids, so it searches all of the person’s own tasks',
+  },
 } as const
 
 const NEW_TASK_INPUT = withholding(TaskFieldsSchema, WITHHELD_FROM_ASSISTANT_INPUT.createTask)

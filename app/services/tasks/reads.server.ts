@@ -5,6 +5,7 @@ import { taskShares, tasks, users, workspaceMembers } from '~/db/schema'
 import { managesWorkspace, type WorkspaceRole } from '~/domain/workspaces'
 import { NotFound } from '../errors'
 import type { Actor, Viewer } from '../session-user'
+import { requireMembership } from '../workspaces/membership.server'
 import { taskViewColumns } from './columns.server'
 import {
   inWorkspaceSql,
@@ -181,11 +182,18 @@ export async function canSeeTask(db: Database, viewer: Viewer, taskId: string): 
   return Number(row?.isVisible) === 1
 }
 
-/** task.getAll: every task the viewer may see — own, shared with them, others' public. */
-export async function listVisibleTasks(db: Database, viewer: Actor) {
-  const rows = await selectTaskViews(db, viewer, ruleSql('see', viewerValues(viewer))).orderBy(
-    desc(tasks.createdAt),
-  )
+/**
+ * task.getAll: every task the viewer may see — own, shared with them, others' public — or, given
+ * one of their workspaces, only that workspace's; one they are not in answers as an unknown one.
+ */
+export async function listVisibleTasks(db: Database, viewer: Actor, workspaceId?: string) {
+  if (workspaceId !== undefined) await requireMembership(db, viewer.id, workspaceId)
+  const inWorkspace = workspaceId === undefined ? undefined : eq(tasks.workspaceId, workspaceId)
+  const rows = await selectTaskViews(
+    db,
+    viewer,
+    and(ruleSql('see', viewerValues(viewer)), inWorkspace),
+  ).orderBy(desc(tasks.createdAt))
   return rows.map((row) => viewOf(row, viewer))
 }
 

@@ -66,7 +66,14 @@ export function splitEmails(value: unknown): unknown {
 }
 
 /** A workspace's id, as every entry point takes it (`organization.id` to better-auth's clients). */
-export const WorkspaceIdSchema = z.string({ error: 'Choose a workspace' }).trim().min(1, 'Choose a workspace').max(100)
+export const WorkspaceIdSchema = z
+  .string({ error: 'Choose a workspace' })
+  .trim()
+  .min(1, 'Choose a workspace')
+  .max(100)
+
+/** The workspace a read is narrowed to (`task.getAll`, `task.getTaskStats`); absent: all of the caller's. */
+export const InWorkspaceSchema = z.object({ workspaceId: WorkspaceIdSchema.optional() })
 
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value)
 

@@ -101,10 +101,11 @@ async function fanOutEvents(db: Database, now = new Date()) {
 
 async function fanOutPage(db: Database, endpoints: Endpoint[], page: LoggedEvent[], last: number, now: Date) {
   const taskIds = [...new Set(page.flatMap((event) => event.taskId ?? []))]
-  const mayHear = whoMayHear(await readAudiences(db, taskIds), await audienceChanges(db, page, taskIds))
+  const audiences = await readAudiences(db, taskIds)
+  const mayHear = whoMayHear(audiences, await audienceChanges(db, page, taskIds))
   const times = await eventTimes(db, page)
   const messages: (typeof webhookDeliveries.$inferInsert)[] = []
-  const render = renderer(db)
+  const render = renderer(db, audiences)
   for (const endpoint of endpoints) {
     for (const event of page) {
       if (event.id <= endpoint.cursor) continue
@@ -215,21 +216,25 @@ async function eventTimes(db: Database, page: LoggedEvent[]) {
 /**
  * The `data` of a message: the task or the comment as the RPC endpoint answers it to the endpoint's
  * owner (`task.getTask`, the comments of `comments.getComments`); only a deleted subject, which no
- * read can show any more, is named by its ids. Null when the subject is gone before the event was
- * fanned out: a later event says what became of it.
+ * read can show any more, is named by its ids. Every one carries its task's `workspaceId` (a
+ * task's view has it already), so a receiver can tell its workspaces apart. Null when the subject
+ * is gone before the event was fanned out: a later event says what became of it.
  */
-function renderer(db: Database) {
+function renderer(db: Database, audiences: Map<string, TaskAudience>) {
   return async (type: WebhookEventType, event: LoggedEvent, owner: Actor): Promise<unknown> => {
     const taskId = event.taskId as string
     const commentId = event.payload.commentId as string | undefined
+    const workspaceId = audiences.get(taskId)?.workspaceId
     try {
-      if (type === 'task.deleted') return { id: taskId }
+      if (type === 'task.deleted') {
+        return { id: taskId, workspaceId: storedAudience(event.payload.audience)?.workspaceId }
+      }
       if (type.startsWith('task.') || type === 'assignment') return (await getTask(db, owner, taskId)).task
       const comment = await readComment(db, commentId as string)
-      return comment
+      return { ...comment, workspaceId }
     } catch (error) {
       if (!isDomainError(error)) throw error
-      return type === 'comment.deleted' ? { id: commentId, taskId, isDeleted: true } : null
+      return type === 'comment.deleted' ? { id: commentId, taskId, workspaceId, isDeleted: true } : null
     }
   }
 }
