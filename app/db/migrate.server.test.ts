@@ -86,7 +86,9 @@ describe('migrations', () => {
 describe('constraints', () => {
   test('a task cannot belong to a user that does not exist', async () => {
     const message = await sqliteErrorOf(
-      database().insert(tasks).values({ userId: 'no-such-user', workspaceId: 'no-such-user', text: 'Orphan' }),
+      database()
+        .insert(tasks)
+        .values({ userId: 'no-such-user', workspaceId: 'no-such-user', text: 'Orphan' }),
     )
     expect(message).toMatch(/FOREIGN KEY constraint failed/)
   })
@@ -128,9 +130,11 @@ describe('constraints', () => {
   test.each([0, 9])('a task of %i hours is rejected (1..8)', async (hrs) => {
     const db = database()
     const owner = await createUser(db)
-    expect(await sqliteErrorOf(db.insert(tasks).values({ userId: owner.id, workspaceId: owner.id, text: 'Too long', hrs }))).toMatch(
-      /CHECK constraint failed: tasks_hrs_range/,
-    )
+    expect(
+      await sqliteErrorOf(
+        db.insert(tasks).values({ userId: owner.id, workspaceId: owner.id, text: 'Too long', hrs }),
+      ),
+    ).toMatch(/CHECK constraint failed: tasks_hrs_range/)
   })
 
   test('a task of 8 hours is fine, and 1 hour is the default', async () => {

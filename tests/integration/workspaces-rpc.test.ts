@@ -1,4 +1,4 @@
-import { and, asc, count, eq, max } from 'drizzle-orm'
+import { and, count, eq, max } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
 import { events, tasks, workspaceMembers, workspaces } from '~/db/schema'

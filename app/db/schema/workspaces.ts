@@ -20,7 +20,10 @@ export const workspaces = sqliteTable(
     personalOf: text('personal_of').references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('workspaces_slug_idx').on(t.slug), uniqueIndex('workspaces_personal_of_idx').on(t.personalOf)],
+  (t) => [
+    uniqueIndex('workspaces_slug_idx').on(t.slug),
+    uniqueIndex('workspaces_personal_of_idx').on(t.personalOf),
+  ],
 )
 
 export const workspaceMembers = sqliteTable(

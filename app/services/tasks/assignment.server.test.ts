@@ -139,7 +139,11 @@ describe("the edit view's list", () => {
     const mixed = await createUser(db, { name: 'Ann Mixed', email: `Ann.Mixed-${Date.now()}@Example.test` })
     const taskId = await sharedTask(true)
     await insertShares(db, taskId, [mixed.email.toLowerCase()])
-    const list = await listAssignable(db, { id: taskId, userId: people.owner.id, workspaceId: people.owner.id })
+    const list = await listAssignable(db, {
+      id: taskId,
+      userId: people.owner.id,
+      workspaceId: people.owner.id,
+    })
     expect(list.map((person) => person.name)).toEqual(['Olive Owner', 'Ann Mixed', 'Vera Verified'])
     const assigned = await updateTask(db, viewerOf(people.owner), taskId, update({ assigneeId: mixed.id }))
     expect(assigned.assigneeName).toBe('Ann Mixed')

@@ -7,6 +7,7 @@ import { entitlementsFor, sharingLimitMessage } from '~/domain/entitlements'
 import { appendEvent } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
+import { personalWorkspaceId, requireMembership } from '../workspaces/membership.server'
 import {
   assigneeMayBeSql,
   assignmentNoticeSteps,
@@ -16,13 +17,12 @@ import {
   clearLostAssigneeStep,
   handBackTask,
 } from './assignment.server'
-import { personalWorkspaceId, requireMembership } from '../workspaces/membership.server'
 import { readAudiences } from './audience.server'
 import { editedColumns } from './fields.server'
 import { getTask } from './reads.server'
 import {
-  NOT_ALLOWED,
   inWorkspaceSql,
+  NOT_ALLOWED,
   ruleOnTaskSql,
   ruleSql,
   TASK_NOT_FOUND,
@@ -39,7 +39,12 @@ import type { TaskView } from './view'
  * statement carries it as its condition.
  */
 
-async function requireOwner(db: Executor, actor: Actor, taskId: string, rule: 'change' | 'delete' = 'change') {
+async function requireOwner(
+  db: Executor,
+  actor: Actor,
+  taskId: string,
+  rule: 'change' | 'delete' = 'change',
+) {
   const access = await getTask(db, actor, taskId)
   if (!access.may[rule]) throw new Forbidden(NOT_ALLOWED)
   return access.task
@@ -199,7 +204,7 @@ export async function updateTask(
   const members = await requireMembership(db, actor.id, workspaceId)
   // Who was in the workspace it leaves, for the audience its event keeps (webhooks judge by it).
   const membersBefore = moves ? await requireMembership(db, actor.id, before.workspaceId) : members
-  if (moves) await checkMove(db, before, changes)
+  if (moves) checkMove(before, changes)
   if (changes.sharedWith) await checkShares(db, actor, changes.sharedWith)
   if (changes.parentTaskId) await checkParent(db, workspaceId, changes.parentTaskId, taskId)
   const { assigneeId } = changes
@@ -300,7 +305,7 @@ function audienceChange(before: TaskView, changes: TaskUpdate, members: Workspac
 }
 
 /** A task moves to another of the editor's workspaces only as a whole: a subtask stays with its parent. */
-async function checkMove(db: Executor, before: TaskView, changes: TaskUpdate) {
+function checkMove(before: TaskView, changes: TaskUpdate) {
   const parentTaskId = changes.parentTaskId === undefined ? before.parentTaskId : changes.parentTaskId
   if (parentTaskId) {
     const message = 'A subtask stays in its parent’s workspace.'
