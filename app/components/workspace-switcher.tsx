@@ -47,11 +47,16 @@ export function WorkspaceSwitcher({
       <button
         type="button"
         popoverTarget={MENU_ID}
-        className="inline-flex h-9 max-w-40 items-center gap-1 rounded-md border px-2 text-sm font-medium hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        className="inline-flex h-9 min-w-9 max-w-40 items-center justify-center gap-1 rounded-md border px-2 text-sm font-medium hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        // Starts with what the button shows, so a voice-control user can say it (WCAG 2.5.3).
         aria-label={`${active.name}: switch workspace`}
       >
-        <span className="truncate">{active.name}</span>
-        <span aria-hidden className="text-muted-foreground">
+        {/* A phone's header has room for the first letter only; the menu names them all. */}
+        <span aria-hidden className="sm:hidden">
+          {Array.from(active.name)[0]?.toUpperCase()}
+        </span>
+        <span className="hidden truncate sm:inline">{active.name}</span>
+        <span aria-hidden className="hidden text-muted-foreground sm:inline">
           ▾
         </span>
       </button>
