@@ -30,6 +30,7 @@ import * as taskComments from '~/routes/tasks/comments'
 import * as task from '~/routes/tasks/index'
 import * as workspaces from '~/routes/workspaces/index'
 import * as workspaceSettings from '~/routes/workspaces/settings'
+import * as workspaceSwitch from '~/routes/workspaces/switch'
 import type { TaskInput } from '~/services/tasks/task-schemas'
 import { TEST_PASSWORD } from './factories'
 
@@ -346,6 +347,15 @@ export const FORM_ACTIONS: FormActionRoute[] = [
       { intent: 'transfer', toUserId: '$ownId' },
       { intent: 'delete', confirmName: 'Personal' },
     ],
+  }),
+  route({
+    file: 'routes/workspaces/switch.tsx',
+    action: workspaceSwitch.action,
+    targets: [at('/workspaces/switch')],
+    needsUser: true,
+    reads: 'form',
+    // Their personal workspace has their account's id.
+    examples: [{ workspaceId: '$ownId', redirectTo: '/task' }],
   }),
   route({
     file: 'routes/email/verify-email.tsx',
