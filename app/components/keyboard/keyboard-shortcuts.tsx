@@ -16,7 +16,7 @@ const SEARCH_FIELD_IDS = ['search-query', 'site-search', 'mobile-site-search']
 /** The forms `toggle-theme` and `sign-out` submit: the header's own, so each stays one way. */
 const THEME_FORM_ID = 'theme-switch'
 const SIGN_OUT_FORM_ID = 'sign-out'
-/** The header's workspace switcher (components/workspace-switcher.tsx): its form, each item `<form id>-<workspace id>`. */
+/** The header's workspace switcher (components/workspace-switcher.tsx): its form, whose select names the workspace. */
 const WORKSPACE_FORM_ID = 'workspace-switch'
 /** The links of the task list's rows, which `j` and `k` move the focus between. */
 const ROW_LINKS = '[data-keyboard-row]'
@@ -129,10 +129,13 @@ export default function KeyboardShortcuts({
     if (!chosen) return
     if (chosen.run.kind === 'go') void navigate(chosen.run.to)
     else if (chosen.run.kind === 'switch-workspace') {
-      // The switcher's own form, submitted by the item of that workspace: one way to switch.
+      // The switcher's own form, its choice set to that workspace: one way to switch.
       const form = document.querySelector<HTMLFormElement>(`form#${WORKSPACE_FORM_ID}`)
-      const item = document.getElementById(`${WORKSPACE_FORM_ID}-${chosen.run.workspaceId}`)
-      if (form && item instanceof HTMLButtonElement) form.requestSubmit(item)
+      const choice = form?.elements.namedItem('workspaceId')
+      if (form && choice instanceof HTMLSelectElement) {
+        choice.value = chosen.run.workspaceId
+        form.requestSubmit()
+      }
     } else if (chosen.run.action === 'new-task') startNewTask()
     else {
       const form = chosen.run.action === 'toggle-theme' ? THEME_FORM_ID : SIGN_OUT_FORM_ID
