@@ -118,8 +118,8 @@ export default function Invitation({ loaderData, actionData: answered }: Route.C
     return (
       <AuthCard title="Invitation not found">
         <Alert>
-          No invitation at this address is for <strong className="break-all">{loaderData.email}</strong>. It
-          may have been sent to another e-mail address: sign out, then sign in with that one.
+          This invitation is not for <strong className="break-all">{loaderData.email}</strong>, or it does not
+          exist. If it was sent to another of your e-mail addresses, sign out and sign in with that one.
         </Alert>
         <Link to="/task" className={buttonClasses('outline')}>
           Go to your tasks

@@ -141,7 +141,12 @@ export default function WorkspaceMembers({ loaderData, actionData: answered }: R
       />
       {isManager ? (
         <>
-          <InviteSection viewerRole={workspace.role} actionData={actionData} />
+          {/* Keyed by the newest invitation: one sent empties the form, one refused keeps what was typed. */}
+          <InviteSection
+            key={invitations[0]?.id ?? 'none'}
+            viewerRole={workspace.role}
+            actionData={actionData}
+          />
           <InvitationsSection invitations={invitations} actionData={actionData} />
         </>
       ) : workspace.isPersonal ? null : (

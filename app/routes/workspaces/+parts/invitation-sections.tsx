@@ -91,7 +91,7 @@ export function InvitationsSection({
               className="flex flex-wrap items-center justify-between gap-3 p-3"
               data-testid="invitation-row"
             >
-              <div className="min-w-0">
+              <div className="min-w-0 flex-1 basis-64">
                 <p className="font-medium break-all">
                   {invitation.email}
                   <Badge weight="normal" className="ml-2">

@@ -61,7 +61,7 @@ export function MembersSection({
               className="flex flex-wrap items-center justify-between gap-3 p-3"
               data-testid="member-row"
             >
-              <div className="flex min-w-0 items-center gap-3">
+              <div className="flex min-w-0 flex-1 basis-64 items-center gap-3">
                 <Avatar name={member.name} image={member.image} />
                 <div className="min-w-0">
                   <p className="font-medium break-words">
