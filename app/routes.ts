@@ -67,7 +67,7 @@ export default [
   // The people of a workspace, and the invitations to one (a workspace someone is not in, and an
   // invitation to someone else's address, answer 404)
   route('workspaces/:slug/members', 'routes/workspaces/members.tsx'),
-  route('invitations/:invitationId', 'routes/workspaces/invitation.tsx'),
+  route('invitations/:invitationId', 'routes/invitations/invitation.tsx'),
   route('chat/:chatId?', 'routes/chat/index.tsx'),
   route('saved-chats', 'routes/saved-chats/index.tsx'),
 

@@ -186,32 +186,3 @@ export async function createMentionNotification(
   if (!row) throw new Error('createMentionNotification: insert returned no row')
   return row
 }
-
-/**
- * A team workspace owned by `ownerId`, with `members` in it beside the owner, each with their
- * role (a member unless given).
- */
-export async function createTeamWorkspace(
-  db: Database,
-  ownerId: string,
-  members: (string | { userId: string; role: Exclude<WorkspaceRole, 'owner'> })[] = [],
-  overrides: Partial<typeof workspaces.$inferInsert> = {},
-) {
-  const n = nextNumber()
-  const [workspace] = await db
-    .insert(workspaces)
-    .values({ name: `Team ${n}`, slug: `team-${n}-${Math.random().toString(36).slice(2, 8)}`, ...overrides })
-    .returning()
-  if (!workspace) throw new Error('createTeamWorkspace: insert returned no row')
-  await db
-    .insert(workspaceMembers)
-    .values([
-      { workspaceId: workspace.id, userId: ownerId, role: 'owner' as const },
-      ...members.map((member) =>
-        typeof member === 'string'
-          ? { workspaceId: workspace.id, userId: member, role: 'member' as const }
-          : { workspaceId: workspace.id, ...member },
-      ),
-    ])
-  return workspace
-}

@@ -12,6 +12,7 @@ import * as forgotPassword from '~/routes/email/forgot-password'
 import * as requestVerification from '~/routes/email/request-verification'
 import * as resetPassword from '~/routes/email/reset-password'
 import * as verifyEmail from '~/routes/email/verify-email'
+import * as invitation from '~/routes/invitations/invitation'
 import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
 import * as onboarding from '~/routes/onboarding'
@@ -29,10 +30,9 @@ import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
 import * as task from '~/routes/tasks/index'
 import * as workspaces from '~/routes/workspaces/index'
+import * as workspaceMembers from '~/routes/workspaces/members'
 import * as workspaceSettings from '~/routes/workspaces/settings'
 import * as workspaceSwitch from '~/routes/workspaces/switch'
-import * as invitation from '~/routes/workspaces/invitation'
-import * as workspaceMembers from '~/routes/workspaces/members'
 import type { TaskInput } from '~/services/tasks/task-schemas'
 import { TEST_PASSWORD } from './factories'
 
@@ -375,7 +375,7 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     ],
   }),
   route({
-    file: 'routes/workspaces/invitation.tsx',
+    file: 'routes/invitations/invitation.tsx',
     action: invitation.action,
     targets: [at('/invitations/no-such-invitation', { invitationId: 'no-such-invitation' })],
     needsUser: true,

@@ -33,7 +33,12 @@ async function acme() {
   const olga = await createUser(db, { name: 'Olga', plan: 'tier1', accessUntil: null })
   const ada = await createUser(db, { name: 'Ada' })
   const bob = await createUser(db, { name: 'Bob' })
-  const workspace = await createTeamWorkspace(db, olga.id, [{ userId: ada.id, role: 'admin' }, bob.id], {
+  const workspace = await createTeamWorkspace(db, {
+    ownerId: olga.id,
+    members: [
+      { userId: ada.id, role: 'admin' },
+      { userId: bob.id, role: 'member' },
+    ],
     name: 'Acme',
   })
   const url = `/workspaces/${workspace.slug}/members`

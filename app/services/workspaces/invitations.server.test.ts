@@ -30,7 +30,12 @@ async function team(plan: Partial<Pick<User, 'plan' | 'accessUntil'>> = {}) {
   const olga = await createUser(db, { name: 'Olga', plan: 'tier1', accessUntil: null, ...plan })
   const ada = await createUser(db, { name: 'Ada' })
   const bob = await createUser(db, { name: 'Bob' })
-  const workspace = await createTeamWorkspace(db, olga.id, [{ userId: ada.id, role: 'admin' }, bob.id], {
+  const workspace = await createTeamWorkspace(db, {
+    ownerId: olga.id,
+    members: [
+      { userId: ada.id, role: 'admin' },
+      { userId: bob.id, role: 'member' },
+    ],
     name: 'Acme',
   })
   return { olga, ada, bob, workspace }
@@ -239,7 +244,7 @@ describe('inviteMember', () => {
 
   test(`one person has at most ${WORKSPACE_LIMITS.pendingPerInviter} invitations waiting for an answer, in all their workspaces`, async () => {
     const { olga, ada, workspace } = await team({ plan: 'tier3', accessUntil: null })
-    const other = await createTeamWorkspace(db, olga.id)
+    const other = await createTeamWorkspace(db, { ownerId: olga.id })
     const sent = []
     for (let n = 0; n < WORKSPACE_LIMITS.pendingPerInviter; n++) {
       sent.push(
@@ -291,7 +296,7 @@ describe('inviteMember', () => {
       RateLimited,
     )
     // Another workspace has its own allowance, and the next day this one has its own again.
-    const other = await createTeamWorkspace(db, olga.id)
+    const other = await createTeamWorkspace(db, { ownerId: olga.id })
     await revokeInvitation(db, as(olga), workspace.id, last.id, now)
     await inviteMember(db, as(olga), other.id, { email: newAddress(), role: 'member' }, now)
     await invite(olga, new Date(now.getTime() + DAY))
@@ -329,7 +334,7 @@ describe('listInvitations, revokeInvitation, resendInvitation', () => {
     await expect(revokeInvitation(db, as(bob), workspace.id, invitation.id)).rejects.toEqual(
       new Forbidden(INVITATION_REFUSALS.manage),
     )
-    const elsewhere = await createTeamWorkspace(db, olga.id)
+    const elsewhere = await createTeamWorkspace(db, { ownerId: olga.id })
     await expect(revokeInvitation(db, as(olga), elsewhere.id, invitation.id)).rejects.toEqual(
       new NotFound(INVITATION_NOT_FOUND),
     )

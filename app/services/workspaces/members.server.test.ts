@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { events, tasks, users, workspaceMembers } from '~/db/schema'
+import { events, sessions, tasks, users, workspaceMembers } from '~/db/schema'
 import { MEMBER_REFUSALS as REFUSALS } from '~/domain/workspaces'
 import { Forbidden, Invalid, NotFound } from '~/services/errors'
 import { createTask, createTeamWorkspace, createUser, shareTask } from '../../../tests/helpers/factories'
+import { createSession } from '../sessions.server'
 import { getTask } from '../tasks/reads.server'
 import { ROLE_REFUSED } from './invitation-schemas'
 import { changeRole, MEMBER_NOT_FOUND, removeMember } from './members.server'
@@ -18,7 +19,14 @@ async function team() {
     ['Olga', 'Ada', 'Bob', 'Cy', 'Eve'].map((name) => createUser(db, { name })),
   )
   if (!olga || !ada || !bob || !cy || !eve) throw new Error('no users')
-  const workspace = await createTeamWorkspace(db, olga.id, [{ userId: ada.id, role: 'admin' }, bob.id, cy.id])
+  const workspace = await createTeamWorkspace(db, {
+    ownerId: olga.id,
+    members: [
+      { userId: ada.id, role: 'admin' },
+      { userId: bob.id, role: 'member' },
+      { userId: cy.id, role: 'member' },
+    ],
+  })
   const as = (user: typeof olga) => ({ id: user.id, email: user.email, emailVerified: true })
   return { olga, ada, bob, cy, eve, workspace, as }
 }
@@ -176,7 +184,10 @@ describe('removeMember', () => {
 
   test('clears, in the same commit, their assignments on the workspace’s tasks not shared with their verified address, each with its event', async () => {
     const { olga, bob, workspace, as } = await team()
-    const other = await createTeamWorkspace(db, olga.id, [bob.id])
+    const other = await createTeamWorkspace(db, {
+      ownerId: olga.id,
+      members: [{ userId: bob.id, role: 'member' }],
+    })
     const [lost, shared, elsewhere, someoneElses] = await Promise.all([
       createTask(db, { userId: olga.id, workspaceId: workspace.id, assigneeId: bob.id }),
       createTask(db, { userId: olga.id, workspaceId: workspace.id, assigneeId: bob.id }),
@@ -196,7 +207,11 @@ describe('removeMember', () => {
     expect(assigneeOf(someoneElses.id)).toBe(olga.id)
     const logged = await db.select().from(events).where(eq(events.type, 'task-updated'))
     expect(logged.map((event) => event.taskId)).toEqual([lost.id])
-    expect(logged[0]).toMatchObject({ topic: 'tasks', payload: { taskId: lost.id, assigneeId: null } })
+    expect(logged[0]).toMatchObject({
+      topic: 'tasks',
+      taskId: lost.id,
+      payload: { taskId: lost.id, userId: olga.id },
+    })
     // Still theirs, and still theirs to see: the task is shared with them.
     expect((await getTask(db, as(bob), shared.id)).task.assigneeId).toBe(bob.id)
   })
@@ -212,6 +227,20 @@ describe('removeMember', () => {
     expect(row?.assigneeId).toBeNull()
     const [user] = await db.select().from(users).where(eq(users.id, dan.id))
     expect(user?.emailVerifiedAt).toBeNull()
+  })
+
+  test('their sessions that worked in the workspace go back to their personal one; others’ stay', async () => {
+    const { olga, ada, bob, workspace, as } = await team()
+    const bobs = await createSession(db, bob.id)
+    const adas = await createSession(db, ada.id)
+    await db
+      .update(sessions)
+      .set({ activeWorkspaceId: workspace.id })
+      .where(inArray(sessions.id, [bobs.id, adas.id]))
+    await removeMember(db, as(olga), workspace.id, bob.id)
+    const rows = await db.select({ id: sessions.id, active: sessions.activeWorkspaceId }).from(sessions)
+    expect(rows.find((row) => row.id === bobs.id)?.active).toBeNull()
+    expect(rows.find((row) => row.id === adas.id)?.active).toBe(workspace.id)
   })
 
   test('a refused removal clears nothing', async () => {

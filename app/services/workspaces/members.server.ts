@@ -1,7 +1,7 @@
-import { and, eq, inArray, not, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Database, Executor } from '~/db/client.server'
-import { tasks, workspaceMembers } from '~/db/schema'
-import { commit, type Step, wroteJustBefore } from '~/db/write.server'
+import { workspaceMembers } from '~/db/schema'
+import { commit, wroteJustBefore } from '~/db/write.server'
 import {
   INVITATION_ROLES,
   type InvitationRole,
@@ -11,11 +11,10 @@ import {
   roleChangeRefusal,
   type WorkspaceRole,
 } from '~/domain/workspaces'
-import { appendEvent } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
-import { personInSql, ruleOnTaskSql } from '../tasks/rule.server'
 import { ROLE_REFUSED } from './invitation-schemas'
+import { clearLostAssignmentsSteps, fallBackToPersonalStep } from './membership.server'
 import { getWorkspace } from './reads.server'
 
 /**
@@ -111,7 +110,8 @@ async function whyNothingChanged(db: Database, actor: Actor, workspaceId: string
 /**
  * Takes a person out of the workspace, and in the same commit the assignments they may no longer
  * hold: every task of the workspace assigned to them that is not shared with their verified
- * address, each with its `task-updated` event.
+ * address, each with its `task-updated` event; their sessions that worked in it fall back to their
+ * personal workspace.
  */
 export async function removeMember(db: Database, actor: Actor, workspaceId: string, userId: string) {
   const workspace = await getWorkspace(db, actor, workspaceId)
@@ -132,45 +132,11 @@ export async function removeMember(db: Database, actor: Actor, workspaceId: stri
           holdsRoleSql(workspaceId, actor.id, rolesFor(current === 'admin')),
         ),
       ),
+    // Their sessions that worked in it go back to their personal workspace, only if they left it.
+    sessions: fallBackToPersonalStep(db, workspaceId, userId, wroteJustBefore),
     // After the removal, so the rule reads them as no longer in the workspace; had the removal
     // not happened, they may still be assigned everything and nothing is cleared.
-    assignments: await clearLostAssignmentsSteps(db, workspaceId, userId, now),
+    assignments: clearLostAssignmentsSteps(db, workspaceId, userId, now, actor.id),
   })
   if (removed.rowsAffected === 0) throw await whyNothingChanged(db, actor, workspaceId, userId)
-}
-
-/**
- * The statements that clear the assignments a person may no longer hold once out of the
- * workspace: each task of it assigned to them that is not shared with their verified address
- * (`TASK_RULES.beAssigned`, with them in the viewer's place, decided as the commit reaches it,
- * after their membership row is gone), each followed by its `task-updated` event, written only
- * when the assignment was cleared. Put them after the statement that takes the person out.
- */
-async function clearLostAssignmentsSteps(
-  db: Database,
-  workspaceId: string,
-  userId: string,
-  now: Date,
-): Promise<Step[]> {
-  const assigned = await db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(and(eq(tasks.assigneeId, userId), eq(tasks.workspaceId, workspaceId)))
-  return assigned.flatMap(({ id: taskId }) => [
-    db
-      .update(tasks)
-      .set({ assigneeId: null, updatedAt: now })
-      .where(
-        and(
-          eq(tasks.id, taskId),
-          eq(tasks.assigneeId, userId),
-          not(ruleOnTaskSql('beAssigned', personInSql(tasks.assigneeId), taskId)),
-        ),
-      ),
-    appendEvent(
-      db,
-      { topic: 'tasks', type: 'task-updated', taskId, payload: { taskId, assigneeId: null } },
-      wroteJustBefore,
-    ),
-  ])
 }

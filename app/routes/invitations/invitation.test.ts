@@ -31,7 +31,7 @@ async function toastOf(headers: Headers) {
 async function invitation({ at, verified = true }: { at?: Date; verified?: boolean } = {}) {
   const olga = await createUser(db, { name: 'Olga', plan: 'tier1', accessUntil: null })
   const dan = await createUser(db, { name: 'Dan', emailVerifiedAt: verified ? new Date() : null })
-  const workspace = await createTeamWorkspace(db, olga.id, [], { name: 'Acme' })
+  const workspace = await createTeamWorkspace(db, { ownerId: olga.id, members: [], name: 'Acme' })
   const invited = await inviteMember(
     db,
     toSessionUser(olga),
@@ -59,7 +59,7 @@ async function invitation({ at, verified = true }: { at?: Date; verified?: boole
 
 const render = (loaderData: unknown, actionData?: unknown) =>
   renderRoute(
-    { id: 'routes/workspaces/invitation', path: '/invitations/abc', Component: Invitation },
+    { id: 'routes/invitations/invitation', path: '/invitations/abc', Component: Invitation },
     { loaderData, actionData },
   )
 
