@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { RouteErrorScreen } from '~/components/error-screens'
 import { Alert } from '~/components/ui/alert'
@@ -120,6 +120,17 @@ export default function WorkspaceMembers({ loaderData, actionData: answered }: R
     <main className="mx-auto flex w-full max-w-3xl flex-col gap-8 px-4 py-10 sm:py-12">
       <div>
         <h1 className="text-2xl font-semibold break-words">People of {workspace.name}</h1>
+        <nav aria-label="Workspace" className="mt-1 flex flex-wrap gap-x-4 text-sm">
+          <Link to="/workspaces" className="text-muted-foreground underline-offset-4 hover:underline">
+            All workspaces
+          </Link>
+          <Link
+            to={`/workspaces/${encodeURIComponent(workspace.slug)}/settings`}
+            className="text-muted-foreground underline-offset-4 hover:underline"
+          >
+            Settings of {workspace.name}
+          </Link>
+        </nav>
         <p className="mt-1 text-sm text-muted-foreground" data-testid="allowance">
           {workspace.isPersonal
             ? 'Your personal workspace.'
