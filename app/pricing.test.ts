@@ -3,12 +3,14 @@ import {
   BILLING_KINDS,
   type CheckoutUrls,
   checkoutUrlFor,
+  FREE_WORKSPACE_FEATURE,
   findPlan,
   formatPrice,
   LIFETIME_REFERENCE_YEARS,
   lifetimeDiscountPercent,
   PLANS,
   parseBillingKind,
+  planName,
   resolveCheckoutUrls,
   yearlyEquivalentCents,
 } from './pricing'
@@ -128,5 +130,27 @@ describe('checkout links', () => {
       2: { yearly: null, lifetime: 'https://pay.example/lifetime' },
       3: { yearly: 'https://pay.example/t3-yearly', lifetime: 'https://pay.example/lifetime' },
     })
+  })
+})
+
+describe('what each plan gives', () => {
+  test('each tier lists the people its owner’s team workspaces hold, from the entitlements; the free plan’s line too', () => {
+    expect(
+      PLANS.map((plan) => plan.features.filter((feature) => feature.includes('team workspace'))),
+    ).toEqual([
+      ['Up to 10 people in each team workspace'],
+      ['Up to 50 people in each team workspace'],
+      ['Unlimited people in each team workspace'],
+    ])
+    expect(FREE_WORKSPACE_FEATURE).toBe('Up to 3 people in each team workspace')
+  })
+
+  test('plans are named as the cards name them', () => {
+    expect((['free', 'tier1', 'tier2', 'tier3'] as const).map(planName)).toEqual([
+      'Free',
+      'Solo',
+      'Team',
+      'Agency',
+    ])
   })
 })

@@ -19,6 +19,9 @@
  * reads is the arithmetic they can check. Importing this module throws if an edit breaks that.
  */
 
+import type { PlanId } from '~/domain/constants'
+import { entitlementsFor, workspaceSizeFeature } from '~/domain/entitlements'
+
 const TIER_IDS = [1, 2, 3] as const
 export type TierId = (typeof TIER_IDS)[number]
 
@@ -41,6 +44,14 @@ export type Plan = {
   isFeatured: boolean
 }
 
+/** The size of a team workspace the plan's holder owns (app/domain/entitlements.ts), as a feature line. */
+function workspaceFeature(plan: PlanId) {
+  return workspaceSizeFeature(entitlementsFor({ plan, accessUntil: null }).membersPerWorkspace)
+}
+
+/** What the free plan gives in the same words, for the line under the cards. */
+export const FREE_WORKSPACE_FEATURE = workspaceFeature('free')
+
 export const PLANS: readonly Plan[] = [
   {
     tier: 1,
@@ -50,6 +61,7 @@ export const PLANS: readonly Plan[] = [
     features: [
       'The complete source: tasks, threaded comments, docs, blog, AI chat, payments',
       'One developer seat',
+      workspaceFeature('tier1'),
       'Unlimited personal and commercial projects',
       'Access to the private GitHub repository',
       'Community support in GitHub Discussions',
@@ -64,6 +76,7 @@ export const PLANS: readonly Plan[] = [
     features: [
       'Everything in Solo',
       'Up to 5 developer seats',
+      workspaceFeature('tier2'),
       'E-mail support, answered within 2 business days',
       'Upgrade guides for every release',
     ],
@@ -77,6 +90,7 @@ export const PLANS: readonly Plan[] = [
     features: [
       'Everything in Team',
       'Unlimited developer seats',
+      workspaceFeature('tier3'),
       'Unlimited client projects',
       'Priority e-mail support, answered within 1 business day',
       'A one-hour architecture review call each year',
@@ -104,6 +118,11 @@ const DEFAULT_BILLING_KIND: BillingKind = 'yearly'
 /** `?billing=` from the URL; anything unknown falls back to yearly rather than failing. */
 export function parseBillingKind(value: string | null | undefined): BillingKind {
   return BILLING_KINDS.find((kind) => kind === value) ?? DEFAULT_BILLING_KIND
+}
+
+/** "Team" for `tier2`; "Free" for the free plan. */
+export function planName(plan: PlanId) {
+  return plan === 'free' ? 'Free' : findPlan(Number(plan.slice(4)) as TierId).name
 }
 
 export function findPlan(tier: TierId): Plan {

@@ -64,6 +64,10 @@ export default [
   route('workspaces', 'routes/workspaces/index.tsx'),
   route('workspaces/:slug/settings', 'routes/workspaces/settings.tsx'),
   route('workspaces/switch', 'routes/workspaces/switch.tsx'),
+  // The people of a workspace, and the invitations to one (a workspace someone is not in, and an
+  // invitation to someone else's address, answer 404)
+  route('workspaces/:slug/members', 'routes/workspaces/members.tsx'),
+  route('invitations/:invitationId', 'routes/invitations/invitation.tsx'),
   route('chat/:chatId?', 'routes/chat/index.tsx'),
   route('saved-chats', 'routes/saved-chats/index.tsx'),
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { activePlan, entitlementsFor } from './entitlements'
+import { activePlan, entitlementsFor, workspaceLimitMessage, workspaceSizeFeature } from './entitlements'
 
 const now = new Date('2026-06-01T12:00:00Z')
 
@@ -33,5 +33,26 @@ describe('people per shared task', () => {
       (plan) => entitlementsFor({ plan, accessUntil: null }, now).peoplePerSharedTask,
     )
     expect(limits).toEqual([10, 50, 50, 50])
+  })
+})
+
+describe('people in a workspace', () => {
+  it('is 3 on the free plan, 10 and 50 on tiers 1 and 2, and unlimited on tier 3', () => {
+    const limits = (['free', 'tier1', 'tier2', 'tier3'] as const).map(
+      (plan) => entitlementsFor({ plan, accessUntil: null }, now).membersPerWorkspace,
+    )
+    expect(limits).toEqual([3, 10, 50, null])
+    expect(limits.map(workspaceSizeFeature)).toEqual([
+      'Up to 3 people in each team workspace',
+      'Up to 10 people in each team workspace',
+      'Up to 50 people in each team workspace',
+      'Unlimited people in each team workspace',
+    ])
+  })
+
+  it('a refusal names the plan and says pending invitations count', () => {
+    expect(workspaceLimitMessage('Free', 3)).toBe(
+      'The Free plan allows 3 people in a workspace (pending invitations count). Revoke a pending invitation, or the workspace’s owner can move to a larger plan.',
+    )
   })
 })

@@ -233,3 +233,25 @@ export function signInAlertMessage(
     action: { label: 'Review your sessions', url: links.settings },
   })
 }
+
+/**
+ * An invitation to a workspace: who invites, to which workspace, as what, and the page that
+ * accepts it. Only the person who verified this address can open that page.
+ */
+export function workspaceInvitationMessage(
+  to: string,
+  invitation: { workspaceName: string; inviterName: string; role: 'admin' | 'member'; expiresInDays: number },
+  url: string,
+) {
+  const { workspaceName, inviterName, role, expiresInDays } = invitation
+  return render(to, `${inviterName} invited you to ${workspaceName} on Threadwork`, {
+    preheader: `Join the workspace ${workspaceName} as ${role === 'admin' ? 'an admin' : 'a member'}.`,
+    heading: `Join ${workspaceName} on Threadwork`,
+    paragraphs: [
+      `${inviterName} invited you to the workspace “${workspaceName}” as ${role === 'admin' ? 'an admin' : 'a member'}.`,
+      `Sign in, or create an account, with this e-mail address (${to}) to accept or decline.`,
+    ],
+    action: { label: 'Open the invitation', url },
+    footer: `The invitation expires in ${expiresInDays} days. If you do not know ${inviterName}, ignore this e-mail.`,
+  })
+}

@@ -10,6 +10,7 @@ import {
   BILLING_KINDS,
   BILLING_TERMS,
   type BillingKind,
+  FREE_WORKSPACE_FEATURE,
   findPlan,
   formatPrice,
   LIFETIME_REFERENCE_YEARS,
@@ -109,7 +110,8 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
 
       <p className="mt-8 text-center text-sm text-muted-foreground">
         Prices in US dollars. Lifetime discounts compare the one-time price with {LIFETIME_REFERENCE_YEARS}{' '}
-        years of the same tier on the yearly plan.
+        years of the same tier on the yearly plan. Without a plan (Free):{' '}
+        {FREE_WORKSPACE_FEATURE.toLowerCase()}.
       </p>
 
       <section aria-labelledby="pricing-questions" className="mx-auto mt-16 max-w-3xl">

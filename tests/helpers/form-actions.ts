@@ -12,6 +12,7 @@ import * as forgotPassword from '~/routes/email/forgot-password'
 import * as requestVerification from '~/routes/email/request-verification'
 import * as resetPassword from '~/routes/email/reset-password'
 import * as verifyEmail from '~/routes/email/verify-email'
+import * as invitation from '~/routes/invitations/invitation'
 import * as notFound from '~/routes/not-found'
 import * as notifications from '~/routes/notifications'
 import * as onboarding from '~/routes/onboarding'
@@ -29,6 +30,7 @@ import * as taskActions from '~/routes/tasks/actions'
 import * as taskComments from '~/routes/tasks/comments'
 import * as task from '~/routes/tasks/index'
 import * as workspaces from '~/routes/workspaces/index'
+import * as workspaceMembers from '~/routes/workspaces/members'
 import * as workspaceSettings from '~/routes/workspaces/settings'
 import * as workspaceSwitch from '~/routes/workspaces/switch'
 import type { TaskInput } from '~/services/tasks/task-schemas'
@@ -356,6 +358,29 @@ export const FORM_ACTIONS: FormActionRoute[] = [
     reads: 'form',
     // Their personal workspace has their account's id.
     examples: [{ workspaceId: '$ownId', redirectTo: '/task' }],
+  }),
+  route({
+    file: 'routes/workspaces/members.tsx',
+    action: workspaceMembers.action,
+    // A workspace nobody is in: every form answers 404 before it changes anything.
+    targets: [at('/workspaces/no-such-workspace/members', { slug: 'no-such-workspace' })],
+    needsUser: true,
+    reads: 'form',
+    examples: [
+      { intent: 'invite', email: '$newEmail', role: 'member' },
+      { intent: 'change-role', userId: '$ownId', role: 'admin' },
+      { intent: 'remove-member', userId: '$ownId' },
+      { intent: 'revoke-invitation', invitationId: 'no-such-invitation' },
+      { intent: 'resend-invitation', invitationId: 'no-such-invitation' },
+    ],
+  }),
+  route({
+    file: 'routes/invitations/invitation.tsx',
+    action: invitation.action,
+    targets: [at('/invitations/no-such-invitation', { invitationId: 'no-such-invitation' })],
+    needsUser: true,
+    reads: 'form',
+    examples: [{ intent: 'accept' }, { intent: 'decline' }],
   }),
   route({
     file: 'routes/email/verify-email.tsx',

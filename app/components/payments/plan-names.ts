@@ -1,10 +1,5 @@
 import type { PlanId, PlanKind } from '~/domain/constants'
-import { BILLING_TERMS, findPlan, type TierId } from '~/pricing'
-
-/** "Team" for `tier2`; "Free" for the free plan. */
-export function planName(plan: PlanId) {
-  return plan === 'free' ? 'Free' : findPlan(Number(plan.slice(4)) as TierId).name
-}
+import { BILLING_TERMS, planName } from '~/pricing'
 
 /** "Team, yearly". */
 export function optionName(plan: PlanId, kind: PlanKind) {

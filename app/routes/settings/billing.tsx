@@ -2,7 +2,7 @@ import { Link, redirect } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
 import { RouteErrorScreen } from '~/components/error-screens'
-import { formatDay, optionName, planName } from '~/components/payments/plan-names'
+import { formatDay, optionName } from '~/components/payments/plan-names'
 import { RepositoryInvitation } from '~/components/payments/repository-invitation'
 import { SettingsSection } from '~/components/settings/section'
 import { Alert, AlertTitle } from '~/components/ui/alert'
@@ -10,9 +10,9 @@ import { Badge } from '~/components/ui/badge'
 import { buttonClasses, StatusButton } from '~/components/ui/button'
 import { database } from '~/db/client.server'
 import type { PlanId } from '~/domain/constants'
-import { entitlementsFor } from '~/domain/entitlements'
+import { entitlementsFor, workspaceSizeFeature } from '~/domain/entitlements'
 import { handleForm } from '~/http/form-action.server'
-import { formatMoney } from '~/pricing'
+import { formatMoney, planName } from '~/pricing'
 import { getBilling, openCustomerPortal } from '~/services/payments/billing.server'
 import { GitHubLoginSchema, setGitHubLogin } from '~/services/payments/repository-invitations.server'
 import { redirectWithToast } from '~/toast.server'
@@ -134,6 +134,10 @@ function PlanSection({ billing }: { billing: Billing }) {
         <div className="flex gap-2">
           <dt className="text-muted-foreground">AI chat messages per day:</dt>
           <dd>{billing.entitlements.aiMessagesPerDay}</dd>
+        </div>
+        <div className="flex gap-2">
+          <dt className="text-muted-foreground">Workspace size:</dt>
+          <dd>{workspaceSizeFeature(billing.entitlements.membersPerWorkspace)}</dd>
         </div>
       </dl>
       <div className="mt-5 flex flex-wrap gap-3">
