@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from 'react'
+import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react'
 import { Form, Link, useLocation } from 'react-router'
 import { requireUser } from '~/auth/context.server'
 import { ActionForm } from '~/components/action-form'
@@ -15,7 +15,6 @@ import {
   type SelectOption,
 } from '~/components/forms'
 import { LiveUpdatesPaused } from '~/components/live/live-updates-paused'
-import { useRevalidateOnTaskEvents } from '~/components/live/use-revalidate-on-task-events'
 import { ShareWithField, TASK_FIELD_CONSTRAINTS, TaskForm, type TaskFormFields } from '~/components/task-form'
 import { Button, buttonClasses, StatusButton } from '~/components/ui/button'
 import { useWorkspaces, WorkspaceField } from '~/components/workspace-field'
@@ -97,10 +96,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   })
 }
 
+/** Live updates load after the page hydrates: they render nothing (task-list-live-updates.tsx). */
+const TaskListLiveUpdates = lazy(() => import('~/components/live/task-list-live-updates'))
+
 export default function TaskList({ loaderData, actionData: answered }: Route.ComponentProps) {
   const { groups, filters, pageCount, parents, today } = loaderData
   const actionData = useKeptActionData(answered)
-  const { isPaused } = useRevalidateOnTaskEvents()
+  const [isPaused, setPaused] = useState(false)
   const rows = useTaskRows(today)
   const { workspaces, activeWorkspaceId } = useWorkspaces()
   const team = workspaces.find((workspace) => workspace.id === activeWorkspaceId && !workspace.isPersonal)
@@ -114,6 +116,9 @@ export default function TaskList({ loaderData, actionData: answered }: Route.Com
           <div className="flex flex-col gap-1">
             <h1 className="text-2xl font-semibold">Task List</h1>
             <LiveUpdatesPaused isPaused={isPaused} />
+            <Suspense fallback={null}>
+              <TaskListLiveUpdates onPausedChange={setPaused} />
+            </Suspense>
           </div>
           <Filters filters={filters} />
         </div>
