@@ -103,6 +103,7 @@ test.describe('docs', () => {
       'Scaling out with libSQL',
       'Writing content',
       'Tasks',
+      'Workspaces',
       'Keyboard',
       'Accounts and sign-in',
       'Developer platform',
