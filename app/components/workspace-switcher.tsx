@@ -49,9 +49,9 @@ export function WorkspaceSwitcher({
       <div
         id={MENU_ID}
         popover="auto"
-        aria-label="Workspaces"
         className="fixed inset-auto top-16 right-4 m-0 w-64 rounded-lg border bg-background p-2 text-foreground shadow-lg"
       >
+        <p className="px-3 py-1 text-xs font-medium text-muted-foreground">Workspaces</p>
         <ActionForm
           id={FORM_ID}
           fetcher={fetcher}
