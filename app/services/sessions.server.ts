@@ -212,7 +212,7 @@ export async function deleteSession(db: Database, sessionId: string) {
 }
 
 export async function listSessions(db: Database, userId: string, now = new Date()) {
-  return db
+  const rows = await db
     .select({
       id: sessions.id,
       userAgent: sessions.userAgent,
@@ -223,10 +223,23 @@ export async function listSessions(db: Database, userId: string, now = new Date(
       impersonatorId: sessions.impersonatorId,
       method: sessions.method,
       isTwoFactor: sessions.isTwoFactor,
+      // As `findSession` reads it: the workspace only while the person is still in it.
+      activeWorkspaceId: workspaceMembers.workspaceId,
     })
     .from(sessions)
+    .leftJoin(
+      workspaceMembers,
+      and(
+        eq(workspaceMembers.workspaceId, sessions.activeWorkspaceId),
+        eq(workspaceMembers.userId, sessions.userId),
+      ),
+    )
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
     .orderBy(sessions.lastSeenAt)
+  return rows.map((row) => ({
+    ...row,
+    activeWorkspaceId: row.activeWorkspaceId ?? personalWorkspaceId({ id: userId }),
+  }))
 }
 
 /** Ends one of the user's sessions; another user's session id changes nothing. */

@@ -1,12 +1,29 @@
-import { POST_ENDPOINTS as ACCOUNT_ENDPOINTS, type BetterAuthArgs, GET_ENDPOINTS } from './endpoints.server'
+import {
+  POST_ENDPOINTS as ACCOUNT_ENDPOINTS,
+  GET_ENDPOINTS as ACCOUNT_GET_ENDPOINTS,
+  type BetterAuthArgs,
+} from './endpoints.server'
+import { ORGANIZATION_ENDPOINTS } from './organization.server'
+import { ORGANIZATION_PEOPLE_ENDPOINTS } from './organization-people.server'
 import { errorResponse, json } from './responses.server'
 import { TWO_FACTOR_ENDPOINTS } from './two-factor.server'
 
-const POST_ENDPOINTS = { ...ACCOUNT_ENDPOINTS, ...TWO_FACTOR_ENDPOINTS }
+const GET_ENDPOINTS = {
+  ...ACCOUNT_GET_ENDPOINTS,
+  ...ORGANIZATION_ENDPOINTS.GET,
+  ...ORGANIZATION_PEOPLE_ENDPOINTS.GET,
+}
+const POST_ENDPOINTS = {
+  ...ACCOUNT_ENDPOINTS,
+  ...TWO_FACTOR_ENDPOINTS,
+  ...ORGANIZATION_ENDPOINTS.POST,
+  ...ORGANIZATION_PEOPLE_ENDPOINTS.POST,
+}
 
 /**
  * /api/auth: the paths and JSON shapes of the better-auth client, so that client works unchanged
- * against Threadwork. A thin adapter: every endpoint calls the account service the HTML forms use.
+ * against Threadwork. A thin adapter: every endpoint calls the service the HTML forms use (accounts,
+ * two-factor, workspaces as the organization plugin's organizations).
  * Mutations carry `x-csrf-token` (checked by the root middleware, like every other POST).
  */
 

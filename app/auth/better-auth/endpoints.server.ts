@@ -114,7 +114,12 @@ export const GET_ENDPOINTS: Record<string, (args: BetterAuthArgs) => Promise<Res
   'list-sessions': async (args) => {
     const { user } = await requireSession(args)
     const sessions = await listSessions(database(), user.id)
-    return json(sessions.map((session) => sessionJson(session, user.id)))
+    return json(
+      sessions.map((session) => ({
+        ...sessionJson(session, user.id),
+        activeOrganizationId: session.activeWorkspaceId,
+      })),
+    )
   },
 
   'verify-email': async (args) => {

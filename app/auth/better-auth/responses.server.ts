@@ -71,3 +71,8 @@ export async function body<Schema extends z.ZodType>(
   })
   return schema.parse(raw)
 }
+
+/** The request's query string, checked against `schema` (a ZodError answers 400). */
+export function query<Schema extends z.ZodType>(request: Request, schema: Schema): z.output<Schema> {
+  return schema.parse(Object.fromEntries(new URL(request.url).searchParams))
+}

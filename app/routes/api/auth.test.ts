@@ -15,8 +15,9 @@ import {
   sessionCookieOf,
   signedInBrowser,
 } from '../../../tests/helpers/auth'
+import { getAuthApi as get, postAuthApi as post } from '../../../tests/helpers/better-auth'
 import { createTeamWorkspace, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
-import { callAction, callLoader, type RequestOptions } from '../../../tests/helpers/route'
+import { callAction, callLoader } from '../../../tests/helpers/route'
 import { action, loader } from './auth'
 
 /**
@@ -25,26 +26,6 @@ import { action, loader } from './auth'
  */
 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-
-function get(path: string, options: RequestOptions = {}) {
-  const [pathname = ''] = path.split('?')
-  return callLoader(loader, {
-    ...options,
-    url: `/api/auth/${path}`,
-    params: { '*': pathname },
-    context: clientContext(),
-  })
-}
-
-function post(path: string, json: unknown, options: RequestOptions = {}) {
-  return callAction(action, {
-    ...options,
-    url: `/api/auth/${path}`,
-    json,
-    params: { '*': path },
-    context: clientContext(),
-  })
-}
 
 async function signedIn(overrides: Parameters<typeof createUser>[1] = {}) {
   const db = database()

@@ -9,6 +9,7 @@ import { getTask } from '../tasks/reads.server'
 import {
   acceptInvitation,
   getInvitation,
+  getWorkspaceInvitation,
   INVITATION_NOT_FOUND,
   INVITATION_REFUSALS,
   inviteMember,
@@ -532,5 +533,25 @@ describe('the invitee: getInvitation, acceptInvitation, rejectInvitation', () =>
     await db.update(users).set({ email: 'dan.new@example.test' }).where(eq(users.id, dan.id))
     await expect(acceptInvitation(db, stale, invitation.id)).rejects.toBeInstanceOf(Conflict)
     expect(await statusOf(invitation.id)).toBe('pending')
+  })
+})
+
+describe('getWorkspaceInvitation', () => {
+  test('its owner and admins read it by id alone; a member is refused; anyone outside reads it as unknown', async () => {
+    const { olga, ada, bob, workspace } = await team()
+    const email = newAddress()
+    const sent = await inviteMember(db, as(olga), workspace.id, { email, role: 'member' })
+    await revokeInvitation(db, as(olga), workspace.id, sent.id)
+
+    const read = await getWorkspaceInvitation(db, as(ada), sent.id)
+    expect(read).toMatchObject({ id: sent.id, email, status: 'canceled', inviterEmail: olga.email })
+    expect(read.workspace.id).toBe(workspace.id)
+    await expect(getWorkspaceInvitation(db, as(bob), sent.id)).rejects.toThrow(INVITATION_REFUSALS.list)
+    const stranger = await createUser(db)
+    for (const id of [sent.id, 'no-such-invitation']) {
+      const refusal = getWorkspaceInvitation(db, as(stranger), id)
+      await expect(refusal).rejects.toBeInstanceOf(NotFound)
+      await expect(getWorkspaceInvitation(db, as(stranger), id)).rejects.toThrow(INVITATION_NOT_FOUND)
+    }
   })
 })

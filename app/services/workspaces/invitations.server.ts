@@ -84,6 +84,8 @@ export type PendingInvitationView = {
 /** One invitation as the person it is for reads it. */
 export type InvitationView = PendingInvitationView & {
   status: InvitationStatus
+  /** Read by the invitee (better-auth's `inviterEmail`), never listed on the members page. */
+  inviterEmail: string
   workspace: { id: string; name: string; slug: string }
 }
 
@@ -106,6 +108,7 @@ const viewColumns = {
   status: wi.status,
   inviterId: wi.inviterId,
   inviterName: sql<string>`coalesce(nullif(${inviter.name}, ''), ${inviter.email})`,
+  inviterEmail: inviter.email,
   createdAt: wi.createdAt,
   expiresAt: wi.expiresAt,
   workspaceId: workspaces.id,
@@ -131,6 +134,7 @@ function toView(row: InvitationRow, now: Date): InvitationView {
     status: row.status,
     inviterId: row.inviterId,
     inviterName: row.inviterName,
+    inviterEmail: row.inviterEmail,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     isExpired: row.expiresAt.getTime() <= now.getTime(),
@@ -141,6 +145,7 @@ function toView(row: InvitationRow, now: Date): InvitationView {
 function toPendingView({
   status: _status,
   workspace: _workspace,
+  inviterEmail: _inviterEmail,
   ...view
 }: InvitationView): PendingInvitationView {
   return view
@@ -375,6 +380,31 @@ export async function listInvitations(
     .where(and(eq(wi.workspaceId, workspaceId), eq(wi.status, 'pending')))
     .orderBy(desc(wi.createdAt), desc(wi.id))
   return rows.map((row) => toPendingView(toView(row, now)))
+}
+
+/**
+ * One invitation, by its id alone, for the owner and admins of its workspace (an API names no
+ * workspace to revoke one): to anyone outside that workspace it does not exist, as an unknown id;
+ * a plain member of it is refused as for the list.
+ */
+export async function getWorkspaceInvitation(
+  db: Executor,
+  actor: Actor,
+  invitationId: string,
+  now = new Date(),
+): Promise<InvitationView> {
+  const [row] = await db
+    .select({ workspaceId: wi.workspaceId })
+    .from(wi)
+    .innerJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.workspaceId, wi.workspaceId), eq(workspaceMembers.userId, actor.id)),
+    )
+    .where(eq(wi.id, invitationId))
+    .limit(1)
+  if (!row) throw new NotFound(INVITATION_NOT_FOUND)
+  await requireManager(db, actor, row.workspaceId, INVITATION_REFUSALS.list)
+  return invitationIn(db, row.workspaceId, invitationId, now)
 }
 
 /**
