@@ -76,11 +76,18 @@ describe('the shipped content', () => {
   })
 
   test('the Auth API doc covers every endpoint /api/auth answers', () => {
-    const source = readFileSync(resolve('app/auth/better-auth/endpoints.server.ts'), 'utf8')
+    const source = [
+      'endpoints.server.ts',
+      'organization.server.ts',
+      'organization-people.server.ts',
+    ]
+      .map((file) => readFileSync(resolve('app/auth/better-auth', file), 'utf8'))
+      .join('\n')
     const endpoints = [...source.matchAll(/^ {2}'([\w/-]+)': async/gm)].map((match) => match[1] ?? '')
     const documented = read('docs/auth-api.mdx')
 
     expect(endpoints).toContain('get-session')
+    expect(endpoints).toContain('organization/leave')
     for (const endpoint of endpoints) expect(documented, endpoint).toContain(`/${endpoint}\``)
   })
 
