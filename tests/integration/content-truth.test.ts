@@ -76,11 +76,7 @@ describe('the shipped content', () => {
   })
 
   test('the Auth API doc covers every endpoint /api/auth answers', () => {
-    const source = [
-      'endpoints.server.ts',
-      'organization.server.ts',
-      'organization-people.server.ts',
-    ]
+    const source = ['endpoints.server.ts', 'organization.server.ts', 'organization-people.server.ts']
       .map((file) => readFileSync(resolve('app/auth/better-auth', file), 'utf8'))
       .join('\n')
     const endpoints = [...source.matchAll(/^ {2}'([\w/-]+)': async/gm)].map((match) => match[1] ?? '')

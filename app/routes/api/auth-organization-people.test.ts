@@ -74,36 +74,55 @@ describe('invitations', () => {
       inviterEmail: olga.user.email,
     })
 
-    const accepted = await post('organization/accept-invitation', { invitationId: invitation.id }, dan)
+    const accepted = await post(
+      'organization/accept-invitation',
+      { invitationId: invitation.id },
+      { headers: dan.headers },
+    )
     expect(accepted.data).toMatchObject({
       invitation: { id: invitation.id, status: 'accepted' },
       member: { id: dan.user.id, userId: dan.user.id, organizationId: team.id, role: 'member' },
     })
-    expect((await get('organization/get-active-member', dan)).data).toMatchObject({ organizationId: team.id })
+    expect((await get('organization/get-active-member', { headers: dan.headers })).data).toMatchObject({
+      organizationId: team.id,
+    })
     // Answered once: a second answer is refused.
-    expect((await post('organization/reject-invitation', { invitationId: invitation.id }, dan)).status).toBe(
-      409,
-    )
+    expect(
+      (
+        await post(
+          'organization/reject-invitation',
+          { invitationId: invitation.id },
+          { headers: dan.headers },
+        )
+      ).status,
+    ).toBe(409)
   })
 
   test('reject and cancel answer the invitation with its new status', async () => {
     const { olga, ada, team } = await acme()
     const dan = await person()
     const invite = async (email: string) =>
-      (await post('organization/invite-member', { organizationId: team.id, email, role: 'member' }, olga))
-        .data as {
+      (
+        await post(
+          'organization/invite-member',
+          { organizationId: team.id, email, role: 'member' },
+          { headers: olga.headers },
+        )
+      ).data as {
         id: string
       }
     const first = await invite(dan.user.email)
     expect(
-      (await post('organization/reject-invitation', { invitationId: first.id }, dan)).data,
+      (await post('organization/reject-invitation', { invitationId: first.id }, { headers: dan.headers }))
+        .data,
     ).toMatchObject({
       invitation: { id: first.id, status: 'rejected' },
       member: null,
     })
     const second = await invite('someone.else@example.test')
     expect(
-      (await post('organization/cancel-invitation', { invitationId: second.id }, ada)).data,
+      (await post('organization/cancel-invitation', { invitationId: second.id }, { headers: ada.headers }))
+        .data,
     ).toMatchObject({
       id: second.id,
       organizationId: team.id,
@@ -125,7 +144,9 @@ describe('invitations', () => {
       bob,
     )
     expect(byMember.status).toBe(403)
-    expect((await get(`organization/list-invitations?organizationId=${team.id}`, bob)).status).toBe(403)
+    expect(
+      (await get(`organization/list-invitations?organizationId=${team.id}`, { headers: bob.headers })).status,
+    ).toBe(403)
 
     const sent = (
       await post(
@@ -136,20 +157,28 @@ describe('invitations', () => {
     ).data as { id: string }
     const unknown = { status: 404, data: { code: 'NOT_FOUND', message: INVITATION_NOT_FOUND } }
     for (const invitationId of [sent.id, 'no-such-invitation']) {
-      expect(pick(await post('organization/cancel-invitation', { invitationId }, sam))).toEqual(unknown)
-      expect(pick(await post('organization/accept-invitation', { invitationId }, sam))).toEqual(unknown)
-      expect(pick(await post('organization/reject-invitation', { invitationId }, sam))).toEqual(unknown)
-      expect(pick(await get(`organization/get-invitation?id=${invitationId}`, sam))).toEqual(unknown)
+      expect(
+        pick(await post('organization/cancel-invitation', { invitationId }, { headers: sam.headers })),
+      ).toEqual(unknown)
+      expect(
+        pick(await post('organization/accept-invitation', { invitationId }, { headers: sam.headers })),
+      ).toEqual(unknown)
+      expect(
+        pick(await post('organization/reject-invitation', { invitationId }, { headers: sam.headers })),
+      ).toEqual(unknown)
+      expect(
+        pick(await get(`organization/get-invitation?id=${invitationId}`, { headers: sam.headers })),
+      ).toEqual(unknown)
     }
-    expect((await get('organization/get-invitation', sam)).status).toBe(400)
-    expect((await post('organization/accept-invitation', {}, sam)).status).toBe(400)
+    expect((await get('organization/get-invitation', { headers: sam.headers })).status).toBe(400)
+    expect((await post('organization/accept-invitation', {}, { headers: sam.headers })).status).toBe(400)
   })
 })
 
 describe('members', () => {
   test('update-member-role and remove-member, by id or address, in the active workspace by default', async () => {
     const { olga, ada, bob, team } = await acme()
-    await post('organization/set-active', { organizationId: team.id }, olga)
+    await post('organization/set-active', { organizationId: team.id }, { headers: olga.headers })
     const promoted = await post(
       'organization/update-member-role',
       { memberId: bob.user.id, role: 'admin' },
@@ -162,9 +191,15 @@ describe('members', () => {
       user: { name: 'Bob' },
     })
 
-    const removed = await post('organization/remove-member', { memberIdOrEmail: ada.user.email }, olga)
+    const removed = await post(
+      'organization/remove-member',
+      { memberIdOrEmail: ada.user.email },
+      { headers: olga.headers },
+    )
     expect(removed.data).toMatchObject({ member: { id: ada.user.id, role: 'admin' } })
-    const full = (await get('organization/get-full-organization', olga)).data as { members: { id: string }[] }
+    const full = (await get('organization/get-full-organization', { headers: olga.headers })).data as {
+      members: { id: string }[]
+    }
     expect(full.members.map((member) => member.id)).toEqual([olga.user.id, bob.user.id])
   })
 
@@ -184,8 +219,13 @@ describe('members', () => {
     )
     expect(two.status).toBe(400)
     expect(
-      (await post('organization/remove-member', { organizationId, memberIdOrEmail: ada.user.id }, bob))
-        .status,
+      (
+        await post(
+          'organization/remove-member',
+          { organizationId, memberIdOrEmail: ada.user.id },
+          { headers: bob.headers },
+        )
+      ).status,
     ).toBe(403)
     const nobody = await post(
       'organization/remove-member',
@@ -193,18 +233,20 @@ describe('members', () => {
       olga,
     )
     expect(pick(nobody)).toEqual({ status: 404, data: { code: 'NOT_FOUND', message: MEMBER_NOT_FOUND } })
-    expect((await post('organization/leave', { organizationId }, olga)).status).toBe(403)
-    expect((await post('organization/leave', {}, bob)).status).toBe(400)
+    expect((await post('organization/leave', { organizationId }, { headers: olga.headers })).status).toBe(403)
+    expect((await post('organization/leave', {}, { headers: bob.headers })).status).toBe(400)
   })
 
   test('leave answers the member who left; their session falls back to the personal workspace', async () => {
     const { bob, team } = await acme()
-    await post('organization/set-active', { organizationId: team.id }, bob)
-    const left = await post('organization/leave', { organizationId: team.id }, bob)
+    await post('organization/set-active', { organizationId: team.id }, { headers: bob.headers })
+    const left = await post('organization/leave', { organizationId: team.id }, { headers: bob.headers })
     expect(left.data).toMatchObject({ id: bob.user.id, organizationId: team.id, role: 'member' })
-    expect((await get('get-session', bob)).data).toMatchObject({
+    expect((await get('get-session', { headers: bob.headers })).data).toMatchObject({
       session: { activeOrganizationId: bob.user.id },
     })
-    expect((await get('organization/get-active-member', bob)).data).toMatchObject({ role: 'owner' })
+    expect((await get('organization/get-active-member', { headers: bob.headers })).data).toMatchObject({
+      role: 'owner',
+    })
   })
 })
