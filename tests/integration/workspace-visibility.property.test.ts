@@ -1,8 +1,12 @@
 import { test } from '@fast-check/vitest'
-import { beforeAll, describe, expect } from 'vitest'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { database } from '~/db/client.server'
 import { SEARCH_LIMITS, STATUSES } from '~/domain/constants'
-import { TOOLS } from '~/mcp/tools.server'
+import { handleMcp } from '~/mcp/server.server'
+import type { ToolName } from '~/mcp/tools.server'
 import { loader as rootLoader } from '~/root'
 import { loader as taskListLoader } from '~/routes/tasks/index'
 import { chatTools } from '~/services/assistant/tools.server'
@@ -18,7 +22,6 @@ import {
   viewersOf,
   world,
 } from '~/services/tasks/workspace-worlds'
-import { DEFAULT_TIME_ZONE, todayIn } from '~/utils/calendar'
 import { runTool } from '../helpers/assistant'
 import { signedInBrowser } from '../helpers/auth'
 import { callLoader } from '../helpers/route'
@@ -36,7 +39,12 @@ import type { UserRow } from '../helpers/task-service'
 
 const db = database()
 let people: UserRow[] = []
-const sessions: { cookie: string; session: { id: string; userId: string }; user: SessionUser }[] = []
+const sessions: {
+  cookie: string
+  session: { id: string; userId: string }
+  user: SessionUser
+  mcp: Client
+}[] = []
 let visitorRpc: RpcClient
 /** Every world's tasks so far: personal workspaces and shares gather them from world to world. */
 const everTasks: ModelTask[] = []
@@ -45,10 +53,12 @@ beforeAll(async () => {
   people = await createPeople(db)
   for (const row of people) {
     const { cookie, session } = await signedInBrowser(db, row.id)
-    sessions.push({ cookie, session: { id: session.id, userId: row.id }, user: toSessionUser(row) })
+    const user = toSessionUser(row)
+    sessions.push({ cookie, session: { id: session.id, userId: row.id }, user, mcp: await mcpClientOf(user) })
   }
   visitorRpc = inProcessRpcClient()
 })
+afterAll(() => Promise.all(sessions.map(({ mcp }) => mcp.close())))
 
 const idsOf = (tasks: { id: string }[], among: Set<string>) =>
   tasks
@@ -56,11 +66,27 @@ const idsOf = (tasks: { id: string }[], among: Set<string>) =>
     .filter((id) => among.has(id))
     .sort()
 
-/** Calls an MCP tool as /mcp does: its input parsed by the tool's schema, as the person. */
-function callTool(name: 'search' | 'get_task' | 'list_tasks', user: SessionUser, input: unknown) {
-  const definition = TOOLS[name]
-  const context = { db, user, today: todayIn(DEFAULT_TIME_ZONE) }
-  return Promise.resolve().then(() => definition.run(context, definition.inputSchema.parse(input) as never))
+/**
+ * An MCP client of the person's, as an agent holding their read token is: the official client and
+ * transport, each request answered by /mcp's handler in this process.
+ */
+async function mcpClientOf(user: SessionUser) {
+  const client = new Client({ name: 'threadwork-property', version: '1.0.0' })
+  const caller = { user, scope: 'read' as const, timeZone: null }
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: (url, init) => handleMcp(new Request(url, init), caller),
+    }),
+  )
+  return client
+}
+
+/** A tool's answer: what it returned, or the refusal it read out. */
+async function callTool(client: Client, name: ToolName, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+  if (result.isError)
+    throw new Error(result.content.map((part) => (part.type === 'text' ? part.text : '')).join(''))
+  return result.structuredContent
 }
 
 const sees = (call: Promise<unknown>) =>
@@ -111,14 +137,14 @@ describe('who sees which task, asked as clients ask', () => {
         expect(idsOf(await rpc.task.getAll(), ids), `${who}: task.getAll`).toEqual(wanted)
         const found = await rpc.task.search({ query: tag, limit: SEARCH_LIMITS.results.max })
         expect(idsOf(found.tasks, ids), `${who}: task.search`).toEqual(wanted)
-        const mcpFound = (await callTool('search', signedIn.user, {
+        const mcpFound = (await callTool(signedIn.mcp, 'search', {
           query: tag,
           limit: SEARCH_LIMITS.results.max,
         })) as typeof found
         expect(idsOf(mcpFound.tasks, ids), `${who}: MCP search`).toEqual(wanted)
         const mcpGot: string[] = []
         for (const id of ids) {
-          if (await sees(callTool('get_task', signedIn.user, { taskId: id }))) mcpGot.push(id)
+          if (await sees(callTool(signedIn.mcp, 'get_task', { taskId: id }))) mcpGot.push(id)
         }
         expect(mcpGot.sort(), `${who}: MCP get_task`).toEqual(wanted)
 
@@ -132,7 +158,7 @@ describe('who sees which task, asked as clients ask', () => {
             workspaceId === actor.id ||
             teams.some((team) => team.id === workspaceId && team.members.has(viewer))
           const stats = rpc.task.getTaskStats({ workspaceId })
-          const listTasks = callTool('list_tasks', signedIn.user, { workspaceId })
+          const listTasks = callTool(signedIn.mcp, 'list_tasks', { workspaceId })
           if (!isMember) {
             await expect(stats, `${who}: the numbers of a workspace they are not in`).rejects.toMatchObject({
               code: 'NOT_FOUND',

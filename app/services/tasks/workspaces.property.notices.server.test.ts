@@ -49,6 +49,8 @@ describe('who is told of which task, across workspaces', () => {
     'streams, webhooks and the inbox tell exactly the model',
     async (generated) => {
       const { tasks, ids } = await buildWorld(db, people, generated)
+      // A world cut short (while shrinking) leaves its mentions unread: the badge is counted from here.
+      const badgeBefore = await Promise.all(people.map((row) => countUnreadMentions(db, viewerOf(row))))
       const after = await eventLogHead(db)
       for (const task of tasks) {
         await appendEvent(db, { topic: 'tasks', type: 'task-updated', taskId: task.id, payload: {} })
@@ -86,7 +88,7 @@ describe('who is told of which task, across workspaces', () => {
           'comments',
         )
         expect(onComments, `${who}: the discussion's stream`).toEqual(wanted)
-        if (actor === null) continue
+        if (viewer === null || actor === null) continue
         const feed = taskFeed(actor)
         expect(
           heard((event) => feed.decide(event, audienceOf(event, audiences)), 'tasks'),
@@ -105,9 +107,11 @@ describe('who is told of which task, across workspaces', () => {
         expect(ofWorld(await listInboxMentions(db, actor)), `${who}: the inbox`).toEqual(wanted)
         expect(ofWorld(await listUnreadMentions(db, actor)), `${who}: the toasts`).toEqual(wanted)
         expect(ofWorld(await listMentionsToEmail(db, actor)), `${who}: the mention e-mail`).toEqual(wanted)
-        // Earlier worlds' mentions were all marked read: the badge counts this world's alone.
-        expect(await countUnreadMentions(db, actor), `${who}: the badge`).toBe(wanted.length)
-        expect(await markAllMentionsRead(db, actor, new Date()), `${who}: mark all read`).toBe(wanted.length)
+        const before = badgeBefore[viewer] ?? 0
+        expect(await countUnreadMentions(db, actor), `${who}: the badge`).toBe(before + wanted.length)
+        expect(await markAllMentionsRead(db, actor, new Date()), `${who}: mark all read`).toBe(
+          before + wanted.length,
+        )
       }
     },
     60_000,
