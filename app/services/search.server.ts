@@ -218,8 +218,10 @@ export async function search(db: Database, viewer: Actor, input: SearchInput): P
 }
 
 /**
- * The tasks a person owns that hold the typed words, best first (the assistant's task search): the
- * index narrows to their own audience word, and the task must be theirs.
+ * The tasks a person owns that hold the typed words, best first (the assistant's task search):
+ * the search above, of the tasks they created. The rule decides, not their workspaces: a task they
+ * created in a workspace they have left is still theirs to find while they may see it (public, or
+ * shared with them), as the assistant lists it (docs/product-rules.md §1).
  */
 export async function searchOwnTasks(
   db: Database,
@@ -229,10 +231,10 @@ export async function searchOwnTasks(
   const query = input.query
   const parsed = toMatchQuery(query)
   if ('message' in parsed) return { query, message: parsed.message, tasks: [] }
-  const own = eq(tasks.userId, owner.id)
+  const own = and(eq(tasks.userId, owner.id), ruleSql('see', viewerValues(owner)))
   const among: Among =
     input.workspaceId === undefined
-      ? { words: (await workspacesOf(db, owner.id)).map(workspaceWord), task: own }
+      ? { words: await audienceOf(db, owner), task: own }
       : await amongIn(db, owner, input.workspaceId, own)
   const limit = input.limit ?? SEARCH_LIMITS.results.default
   return { query, message: null, tasks: await findTasks(db, among, parsed.match, limit) }

@@ -8,7 +8,13 @@ import { TaskFieldsSchema, TaskIdSchema, TaskUpdateSchema } from '~/services/tas
 import { todayIn } from '~/utils/calendar'
 import type { z } from '~/utils/zod'
 import { runTool } from '../../../tests/helpers/assistant'
-import { createTask, createUser, shareTask } from '../../../tests/helpers/factories'
+import {
+  createTask,
+  createTeamWorkspace,
+  createUser,
+  removeMember,
+  shareTask,
+} from '../../../tests/helpers/factories'
 import {
   ASSISTANT_TASK_FIELDS,
   chatTools,
@@ -50,6 +56,28 @@ describe('the tools reach only the person’s own tasks', () => {
       tasks: [{ text: 'My own invoice' }],
     })
     expect(await runTool(tools.getMyStats, {})).toMatchObject({ total: 1 })
+  })
+
+  test('a task the person created in a workspace they left is found as it is listed, while they may see it', async () => {
+    const { me, other } = await twoPeople()
+    const team = await createTeamWorkspace(db(), {
+      ownerId: other.id,
+      members: [{ userId: me.id, role: 'member' }],
+    })
+    const left = await createTask(db(), {
+      userId: me.id,
+      workspaceId: team.id,
+      text: 'Left behind ledger',
+      isPublic: true,
+    })
+    const hidden = await createTask(db(), { userId: me.id, workspaceId: team.id, text: 'Hidden ledger' })
+    await removeMember(db(), team.id, me.id)
+    const tools = chatTools(db(), me)
+    const listed = (await runTool(tools.listMyTasks, {})) as { tasks: { id: string }[] }
+    const found = (await runTool(tools.searchMyTasks, { query: 'ledger' })) as { tasks: { id: string }[] }
+    expect(listed.tasks.map((task) => task.id)).toContain(left.id)
+    expect(found.tasks.map((task) => task.id)).toEqual([left.id])
+    expect(listed.tasks.map((task) => task.id)).not.toContain(hidden.id)
   })
 
   test('searching is the search the pages use: any searched field, words by their start, best match first', async () => {
