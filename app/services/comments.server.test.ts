@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
-import { commentReactions, commentRevisions, comments, events, notifications } from '~/db/schema'
+import { commentReactions, commentRevisions, comments, events, notifications, rateLimits } from '~/db/schema'
 import {
   createUser,
   createComment as insertComment,
@@ -174,6 +174,34 @@ describe('posting', () => {
     for (let i = 0; i < COMMENT_RATE_LIMIT.limit; i += 1) await post(chatty, taskId, `Message ${i}`)
     await expect(post(chatty, taskId, 'One too many')).rejects.toThrow(RateLimited)
     expect((await listComments(db, actorOf(chatty), taskId)).length).toBe(COMMENT_RATE_LIMIT.limit)
+  })
+
+  test('a comment is one commit: a failure in its mention leaves no comment, event, count or index row', async () => {
+    const writer = await createUser(db, { name: 'Rita Rollback' })
+    const taskId = (await insertTask(db, { userId: ada.id })).id
+    await insertShares(db, taskId, [writer.email])
+    // The mention's notification comes after the comment, its event, its search row and the count.
+    await db.run(
+      sql`CREATE TRIGGER refuse_notifications BEFORE INSERT ON notifications BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    )
+    try {
+      await expect(post(writer, taskId, '@Ada Lovelace zanzibarish')).rejects.toThrow(/refused/)
+    } finally {
+      await db.run(sql`DROP TRIGGER refuse_notifications`)
+    }
+    const [indexed] = await db.all<{ n: number }>(
+      sql`SELECT count(*) AS n FROM comments_search WHERE comments_search MATCH 'zanzibarish'`,
+    )
+    expect({
+      comments: await db.$count(comments, eq(comments.taskId, taskId)),
+      events: await db.$count(events, eq(events.taskId, taskId)),
+      notifications: await db.$count(notifications, eq(notifications.taskId, taskId)),
+      counts: await db.$count(rateLimits, eq(rateLimits.key, `comment:user:${writer.id}`)),
+      indexed: indexed?.n,
+    }).toEqual({ comments: 0, events: 0, notifications: 0, counts: 0, indexed: 0 })
+    // The same comment without the failure writes them all.
+    await post(writer, taskId, '@Ada Lovelace zanzibarish')
+    expect(await db.$count(notifications, eq(notifications.taskId, taskId))).toBe(1)
   })
 })
 

@@ -1,5 +1,5 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
-import type { Database, Executor } from '~/db/client.server'
+import type { Database } from '~/db/client.server'
 import { commentReactions, commentRevisions, comments, notifications, tasks } from '~/db/schema'
 import { commit, insertIf, prepareStep, type Step, wroteJustBefore } from '~/db/write.server'
 import { appendEvent, prepareEvent } from '~/events/log.server'
@@ -15,7 +15,7 @@ import {
 } from './comment-views.server'
 import { Conflict, NotFound } from './errors'
 import { prepareMentionEmailJob } from './mention-emails.server'
-import { mentionableFor, mentionScope, recipientsOf } from './mentions.server'
+import { mentionableFor, mentionableOnTaskFor, mentionScope, recipientsOf } from './mentions.server'
 import {
   hasAllowanceSql,
   prepareCountAttempt,
@@ -89,6 +89,8 @@ const countComment = prepareCountAttempt(commentWrittenSql)
  * One commit (docs/decisions/032-one-commit-per-comment.md): the comment (only while the task is
  * open to the author's comments and their rate-limit window has allowance left), its event, the window's
  * count, and each mention's notification, event and e-mail job, all conditional on the comment.
+ * Before it, one read: whom the text may notify, the mention rules decided in that statement
+ * (none when the text names nobody); who may comment is decided by the insert's guard alone.
  * A refused comment writes nothing; the window read back at the end says whether the limit
  * refused it. Every statement is built once.
  */
@@ -97,10 +99,14 @@ export async function addComment(
   actor: Author,
   input: NewComment,
 ): Promise<{ comment: CommentView; notified: number }> {
-  const scope = await mentionScope(db, actor, input.taskId)
-  const taskId = scope.task.id
-  const parentCommentId = input.parentCommentId ? await threadRootOf(db, taskId, input.parentCommentId) : null
-  const mentionable = await mentionableFor(db, scope, actor)
+  const taskId = input.taskId
+  const parentCommentId = input.parentCommentId
+    ? await threadRootOf(db, actor, taskId, input.parentCommentId)
+    : null
+  // Whether the author may comment is the insert's guard; what is read before is only whom the
+  // text may notify, and nothing when it names nobody.
+  const namesSomeone = input.mentions.length > 0 || input.content.includes('@')
+  const mentionable = namesSomeone ? await mentionableOnTaskFor(db, actor, taskId) : []
   const recipients = recipientsOf(input.content, input.mentions, mentionable, actor.id)
 
   const commentId = crypto.randomUUID()
@@ -149,8 +155,13 @@ export async function addComment(
   return { comment: view, notified: recipients.length }
 }
 
-/** Replies hang under the thread's first comment, so a reply to a reply stays in its thread. */
-async function threadRootOf(db: Executor, taskId: string, parentCommentId: string) {
+/**
+ * Replies hang under the thread's first comment, so a reply to a reply stays in its thread. The
+ * task must be in the author's sight first, so that a parent's absence tells nothing of a task
+ * they cannot see.
+ */
+async function threadRootOf(db: Database, actor: Actor, taskId: string, parentCommentId: string) {
+  await mentionScope(db, actor, taskId)
   const [parent] = await db
     .select({ id: comments.id, parentCommentId: comments.parentCommentId })
     .from(comments)

@@ -1,11 +1,11 @@
-import { type AnyColumn, and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { type AnyColumn, and, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '~/db/client.server'
 import { preparedPerDatabase } from '~/db/prepared.server'
 import { comments, taskShares, tasks, users, workspaceMembers } from '~/db/schema'
 import { findMentions, type Mentionable } from '~/utils/mentions'
 import { NotFound } from './errors'
-import type { Viewer } from './session-user'
+import type { Actor, Viewer } from './session-user'
 import {
   audienceOf,
   isTaskVisibleSql,
@@ -15,6 +15,7 @@ import {
   ruleOnTaskSql,
   TASK_NOT_FOUND,
   taskAudienceColumns,
+  viewerPlaceholders,
   visibilityParams,
 } from './tasks/rule.server'
 import type { TaskView } from './tasks/view'
@@ -66,14 +67,29 @@ const ofTheTask = (column: AnyColumn) => sql`(SELECT ${column} FROM ${tasks} WHE
  * the viewer.
  */
 const mentionableOf = preparedPerDatabase((db) =>
-  db.select(mentionableColumns).from(users).where(mentionableWhere(db)).orderBy(users.name).prepare(),
+  db.select(mentionableColumns).from(users).where(mentionableWhere(db, may)).orderBy(users.name).prepare(),
+)
+
+/**
+ * The same people, each mention rule decided inside the statement by its EXISTS form for the
+ * viewer's placeholders (`viewerParams`), rather than bound from a scope read before: a writer
+ * that needs only whom it may notify reads them in one statement. Every mention rule asks that
+ * the viewer see the task, so a task out of their sight gives nobody.
+ */
+const mentionableOnTask = preparedPerDatabase((db) =>
+  db
+    .select(mentionableColumns)
+    .from(users)
+    .where(mentionableWhere(db, (rule) => ruleOnTaskSql(rule, viewerPlaceholders, taskId)))
+    .orderBy(users.name)
+    .prepare(),
 )
 
 // Each kind is a set of ids behind its own rule, so that the statement looks each person up by
 // primary key and reads no kind the rules do not let the viewer mention.
 const sharee = alias(users, 'sharee')
 
-function mentionableWhere(db: Database) {
+function mentionableWhere(db: Database, may: (rule: MentionRule) => SQL) {
   const creator = db
     .select({ id: tasks.userId })
     .from(tasks)
@@ -106,6 +122,15 @@ function mentionableWhere(db: Database) {
     ne(users.id, sql.placeholder('viewerId')),
     ruleOnTaskSql('see', personInSql(users.id), taskId),
   )
+}
+
+/**
+ * The people the rules let this viewer mention on the task, in one read with the rules decided
+ * in it; nobody when the task is out of the viewer's sight (the write that notifies them is
+ * refused then by its own guard).
+ */
+export function mentionableOnTaskFor(db: Database, viewer: Actor, taskId: string): Promise<Mentionable[]> {
+  return mentionableOnTask(db).all(visibilityParams(viewer, taskId))
 }
 
 /** The people the rules let this viewer mention on the task. */
