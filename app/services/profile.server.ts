@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from '~/utils/crypto.server'
 import { DELETE_ACCOUNT_PHRASE } from './account-schemas'
 import { Forbidden, Invalid, NotFound } from './errors'
 import { revokeOtherSessions, revokeSession, toSessionUser } from './sessions.server'
+import { successionSteps, successionsOf } from './workspaces/succession.server'
 
 /**
  * A signed-in person's own account: what /settings and /api/auth show of it, the profile, the
@@ -121,7 +122,9 @@ export async function endSession(db: Database, userId: string, sessionId: string
 
 /**
  * Deletes the account and, through the foreign keys, its tasks, comments, reactions, chats and
- * sessions. Confirmed with the password, or the typed phrase for accounts without one.
+ * sessions; each team workspace it owns passes to its next owner first, or goes with it when nobody
+ * else is in it (workspaces/succession.server.ts). Confirmed with the password, or the typed
+ * phrase for accounts without one.
  */
 export async function deleteAccount(
   db: Database,
@@ -139,5 +142,9 @@ export async function deleteAccount(
       { path: ['confirmation'], message: `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.` },
     ])
   }
-  await commit(db, { account: db.delete(users).where(eq(users.id, userId)) })
+  const successions = await successionsOf(db, userId)
+  await commit(db, {
+    workspaces: successionSteps(db, userId, successions, new Date()),
+    account: db.delete(users).where(eq(users.id, userId)),
+  })
 }

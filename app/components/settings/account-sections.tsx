@@ -99,11 +99,16 @@ export function PasswordSection({
   )
 }
 
+/** A team workspace the person owns, and who owns it once their account is deleted. */
+type Handover = { workspaceId: string; name: string; successor: { name: string } | null }
+
 export function DeleteSection({
   hasPassword,
+  handovers,
   actionData,
 }: {
   hasPassword: boolean
+  handovers: Handover[]
   actionData: SettingsActionData
 }) {
   const isPending = useIsPending({ intent: 'delete-account' })
@@ -117,6 +122,19 @@ export function DeleteSection({
       title="Delete account"
       description="Deletes your account with its tasks, comments and chats. This cannot be undone."
     >
+      {handovers.length > 0 ? (
+        <div className="mb-4 text-sm">
+          <p id="delete-account-workspaces">Workspaces you own:</p>
+          <ul aria-labelledby="delete-account-workspaces" className="mt-1 list-disc pl-5">
+            {handovers.map(({ workspaceId, name, successor }) => (
+              <li key={workspaceId}>
+                <strong>{name}</strong>{' '}
+                {successor ? `passes to ${successor.name || 'its next member'}` : 'is deleted with its tasks'}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <ActionForm intent="delete-account" className="flex flex-col gap-4" {...getFormProps(form)}>
         <ErrorList id={form.errorId} errors={form.errors} />
         {hasPassword ? (

@@ -8,7 +8,7 @@ import { findSession } from '~/services/sessions.server'
 import { readToast } from '~/toast.server'
 import { verifyPassword } from '~/utils/crypto.server'
 import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../../tests/helpers/auth'
-import { createTask, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
+import { createTask, createTeamWorkspace, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
 import { renderRoute, visibleText } from '../../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../tests/helpers/route'
 import Settings, { action, loader } from './index'
@@ -244,6 +244,27 @@ describe('sessions', () => {
 })
 
 describe('delete-account', () => {
+  test('names the team workspaces the person owns and what becomes of each', async () => {
+    const { db, user, browser } = await signedInUser()
+    const grace = await createUser(db, { name: 'Grace' })
+    await createTeamWorkspace(db, {
+      ownerId: user.id,
+      name: 'Labs',
+      members: [{ userId: grace.id, role: 'admin' }],
+    })
+    await createTeamWorkspace(db, { ownerId: user.id, name: 'Solo' })
+    const page = await callLoader(loader, { url: '/settings', headers: { Cookie: browser.cookie } })
+    const text = visibleText(
+      renderRoute(
+        { id: 'routes/settings/index', path: '/settings', Component: Settings },
+        { loaderData: page.data },
+      ),
+    )
+    expect(text).toContain('Workspaces you own:')
+    expect(text).toContain('Labs passes to Grace')
+    expect(text).toContain('Solo is deleted with its tasks')
+  })
+
   test('a wrong password answers 403 with the message and deletes nothing', async () => {
     const { db, user, post } = await signedInUser()
     const answer = await post({ intent: 'delete-account', password: 'not it' })

@@ -26,6 +26,7 @@ import {
 import { listSessions, revokeAllSessions, revokeOtherSessions } from '~/services/sessions.server'
 import { METHOD_NAMES } from '~/services/sign-in-alerts.server'
 import { twoFactorStatus } from '~/services/two-factor.server'
+import { successionsOf } from '~/services/workspaces/succession.server'
 import { redirectWithToast } from '~/toast.server'
 import { readFormData } from '~/utils/form-data.server'
 import { useKeptActionData } from '~/utils/use-kept-action-data'
@@ -38,14 +39,16 @@ export const meta: Route.MetaFunction = () => [{ title: 'Settings | Threadwork' 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, context, url)
   const db = database()
-  const [account, sessions, emailSettings, supportSignIns, passkeys, twoFactor] = await Promise.all([
-    getAccount(db, user.id),
-    listSessions(db, user.id),
-    getEmailSettings(db, user.id),
-    supportSignInsOf(db, user.id),
-    listPasskeys(db, user.id),
-    twoFactorStatus(db, user.id),
-  ])
+  const [account, sessions, emailSettings, supportSignIns, passkeys, twoFactor, successions] =
+    await Promise.all([
+      getAccount(db, user.id),
+      listSessions(db, user.id),
+      getEmailSettings(db, user.id),
+      supportSignInsOf(db, user.id),
+      listPasskeys(db, user.id),
+      twoFactorStatus(db, user.id),
+      successionsOf(db, user.id),
+    ])
   return {
     account,
     ...emailSettings,
@@ -56,6 +59,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
     })),
     twoFactor,
+    handovers: successions.map(({ workspaceId, name, successor }) => ({
+      workspaceId,
+      name,
+      successor: successor && { name: successor.name },
+    })),
     sessions: sessions
       .map((s) => ({
         id: s.id,
@@ -186,7 +194,11 @@ export default function Settings({ loaderData, actionData: answered }: Route.Com
         supportSignIns={loaderData.supportSignIns}
         actionData={actionData}
       />
-      <DeleteSection hasPassword={account.hasPassword} actionData={actionData} />
+      <DeleteSection
+        hasPassword={account.hasPassword}
+        handovers={loaderData.handovers}
+        actionData={actionData}
+      />
     </main>
   )
 }

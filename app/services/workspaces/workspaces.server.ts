@@ -88,7 +88,7 @@ async function isSlugTaken(db: Executor, slug: string, exceptId?: string) {
 }
 
 /** Whether the person holds the role in the workspace (`manages`: owner or admin) as the statement runs. */
-function holdsSql(workspaceId: string, personId: string, role: 'owner' | 'manages' | 'admin') {
+export function holdsSql(workspaceId: string, personId: string, role: 'owner' | 'manages' | 'admin') {
   const roles = role === 'manages' ? sql`('owner', 'admin')` : sql`(${role})`
   return sql`EXISTS (SELECT 1 FROM ${workspaceMembers} WHERE ${and(
     eq(workspaceMembers.workspaceId, workspaceId),
