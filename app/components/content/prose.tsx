@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router'
 import { cn } from '~/utils/cn'
+import { isPlainLeftClick } from '~/utils/plain-click'
 import './prose.css'
 
 /**
@@ -17,8 +18,7 @@ export function Prose({ html, className }: { html: string; className?: string })
     if (!element) return
     // Delegated from the container: the links keep their own keyboard behaviour (Enter clicks).
     function followInternalLink(event: MouseEvent) {
-      if (event.defaultPrevented || event.button !== 0) return
-      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+      if (!isPlainLeftClick(event)) return
       const anchor = (event.target as Element | null)?.closest('a')
       if (!anchor || anchor.target || anchor.hasAttribute('download')) return
       const url = new URL(anchor.href, window.location.href)

@@ -6,6 +6,7 @@ import { Button } from '~/components/ui/button'
 import { Select } from '~/components/ui/select'
 import { STATUSES, type Status } from '~/domain/constants'
 import type { TaskListItem } from '~/services/tasks/view'
+import { isPlainLeftClick } from '~/utils/plain-click'
 import { withSearchParams } from '~/utils/search-params'
 
 export function TaskGroup({
@@ -69,7 +70,7 @@ export function useTaskRows(today: string) {
     hrefOf: (taskId: string) => withSearchParams(location, { task: taskId }),
     statusOf: (task: TaskListItem) => pendingStatus.get(task.id) ?? task.status,
     openInPlace: (event: MouseEvent<HTMLAnchorElement>) => {
-      if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return
+      if (!isPlainLeftClick(event)) return
       event.preventDefault()
       void navigate(event.currentTarget.getAttribute('href') ?? '', { preventScrollReset: true })
     },
