@@ -1,5 +1,5 @@
-import { type KeyboardEvent, lazy, type MouseEvent, type ToggleEvent, useRef } from 'react'
-import { Link, useLocation, useNavigate, useNavigation } from 'react-router'
+import { type KeyboardEvent, lazy, type ToggleEvent, useRef } from 'react'
+import { Link, useLocation, useNavigation } from 'react-router'
 import { ActionForm } from '~/components/action-form'
 import { Avatar, initials } from '~/components/avatar'
 import { SiteSearch } from '~/components/site-search'
@@ -12,7 +12,6 @@ import { INBOX_PATH } from '~/inbox'
 import type { SessionUser } from '~/services/session-user'
 import type { Theme } from '~/theme'
 import { cn } from '~/utils/cn'
-import { isPlainLeftClick } from '~/utils/plain-click'
 
 type NavLinkItem = { to: string; label: string }
 
@@ -75,15 +74,6 @@ export function Header({
   const links = user ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS
   const drawer = useRef<HTMLDivElement>(null)
   const menuButton = useRef<HTMLButtonElement>(null)
-  const navigate = useNavigate()
-  // The drawer's links repeat the bar's: plain links sharing this one navigate(), not a second
-  // set of <Link>s each resolving its route on every render (decision 031).
-  const followDrawerLink = (event: MouseEvent<HTMLAnchorElement>) => {
-    drawer.current?.hidePopover()
-    if (!isPlainLeftClick(event)) return
-    event.preventDefault()
-    void navigate(event.currentTarget.getAttribute('href') ?? '/')
-  }
 
   return (
     <header className="sticky top-0 z-40 h-16 border-b bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/70">
@@ -156,11 +146,11 @@ export function Header({
         {user ? <SiteSearch id="mobile-site-search" className="mb-4" /> : null}
         <nav aria-label="Mobile" className="flex flex-col gap-1">
           {links.map((link) => (
-            <DrawerLink
+            <HeaderLink
               key={link.to}
               link={link}
               isActive={isActivePath(pathname, link.to)}
-              onFollow={followDrawerLink}
+              onNavigate={() => drawer.current?.hidePopover()}
             />
           ))}
         </nav>
@@ -209,44 +199,28 @@ function tabStops(container: HTMLElement) {
   ]
 }
 
-const HEADER_LINK_CLASSES =
-  'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-muted hover:text-foreground'
-// Computed once: the same two class lists for every link of every page.
-const ACTIVE_LINK_CLASSES = cn(HEADER_LINK_CLASSES, 'bg-muted text-foreground')
-const INACTIVE_LINK_CLASSES = cn(HEADER_LINK_CLASSES, 'text-muted-foreground')
-
-function HeaderLink({ link, isActive }: { link: NavLinkItem; isActive: boolean }) {
+function HeaderLink({
+  link,
+  isActive,
+  onNavigate,
+}: {
+  link: NavLinkItem
+  isActive: boolean
+  onNavigate?: () => void
+}) {
   return (
     <Link
       to={link.to}
       prefetch="intent"
+      onClick={onNavigate}
       aria-current={isActive ? 'page' : undefined}
-      className={isActive ? ACTIVE_LINK_CLASSES : INACTIVE_LINK_CLASSES}
+      className={cn(
+        'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-muted hover:text-foreground',
+        isActive ? 'bg-muted text-foreground' : 'text-muted-foreground',
+      )}
     >
       {link.label}
     </Link>
-  )
-}
-
-/** A link of the drawer: the same markup as the bar's, a plain link that closes the drawer. */
-function DrawerLink({
-  link,
-  isActive,
-  onFollow,
-}: {
-  link: NavLinkItem
-  isActive: boolean
-  onFollow: (event: MouseEvent<HTMLAnchorElement>) => void
-}) {
-  return (
-    <a
-      href={link.to}
-      onClick={onFollow}
-      aria-current={isActive ? 'page' : undefined}
-      className={isActive ? ACTIVE_LINK_CLASSES : INACTIVE_LINK_CLASSES}
-    >
-      {link.label}
-    </a>
   )
 }
 
