@@ -9,6 +9,11 @@ import { fetchRpc, postRpc } from '~/utils/rpc-client'
 import { withSearchParams } from '~/utils/search-params'
 
 /**
+ * The task stream's events after which unread mentions are read again: a new mention, the person
+ * no longer in a workspace (mentions on its tasks leave the badge's count), a stream that reset.
+ */
+const REREAD_ON = new Set<string>(['mention', 'access-changed', 'reset'])
+/**
  * Mention toasts (docs/product-rules.md §3, §4): while signed in, the page reads the person's
  * unread mentions when the task stream brings a mention (every 3 s while the stream is down),
  * and toasts each one it has not shown in this browser before, with a
@@ -198,7 +203,7 @@ export default function MentionNotifications({
       })
   }
   const status = useTaskEvents((event) => {
-    if (event.type === 'mention' || event.type === 'reset') readPushedMentions()
+    if (REREAD_ON.has(event.type)) readPushedMentions()
   })
   usePolling(checkMentions, MENTION_POLL_MS, { enabled: status === 'paused' })
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the toasts start

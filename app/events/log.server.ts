@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, lt, lte, max, min, type SQL, sql } from 'drizzle-orm'
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Database, Executor } from '~/db/client.server'
-import { events, tasks, versionCounters } from '~/db/schema'
+import { events, tasks, versionCounters, workspaceMembers } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 
 type TaskEventType = 'task-created' | 'task-updated' | 'task-deleted' | 'task-status-changed'
@@ -17,8 +18,13 @@ type ChatEventType =
   | 'chat-sharing-changed'
   | 'chat-message-added'
 
-/** All of a person's sessions ended (app/services/admin/): their open streams end at once. */
-type AccountEventType = 'sessions-ended'
+/**
+ * About one person, never about a task. `sessions-ended`: all of their sessions ended
+ * (app/services/admin/), so their open streams end at once. `access-changed`: they are no longer
+ * in a workspace (removed, left, or it was deleted), so their open pages load their tasks again;
+ * no event of that workspace's tasks reaches them any more to say so.
+ */
+type AccountEventType = 'sessions-ended' | 'access-changed'
 
 export type AppEvent =
   | { topic: 'tasks'; type: TaskEventType; taskId: string; payload: Record<string, unknown> }
@@ -48,30 +54,54 @@ export function appendEvent(db: Builder, event: AppEvent, onlyIf: SQL = sql`1`) 
 }
 
 /**
- * appendEvent once for every task `which` selects, as one statement of the commit, for a change
- * one statement makes to many tasks whose ids are known only as the commit reaches it (the
- * assignments cleared as someone leaves a workspace): each event is the one appendEvent would
- * write, its payload `payload` with the task's `taskId`. Name it right before the change, while
- * the tasks still answer to `which`.
+ * One event for each row of `from` that `which` selects, as one statement of the commit: `event`
+ * gives its columns, read from that row. Name it right before the change, while the rows still
+ * answer to `which`.
+ */
+function appendEventPerRow(
+  db: Builder,
+  event: { topic: AppEvent['topic']; type: AppEvent['type']; taskId: SQL | null; payload: SQL },
+  from: SQLiteTable,
+  which: SQL,
+) {
+  // Every column in the table's order, as insertIf selects them; the id is the log's to give.
+  const perRow = db
+    .select({
+      id: sql`null`,
+      topic: sql`${event.topic}`,
+      type: sql`${event.type}`,
+      taskId: event.taskId ?? sql`null`,
+      payload: event.payload,
+      createdAt: sql`${Date.now()}`,
+    })
+    .from(from)
+    .where(which)
+  return db.insert(events).select(perRow as never)
+}
+
+/**
+ * appendEvent once for every task `which` selects, for a change one statement makes to many tasks
+ * whose ids are known only as the commit reaches it (the assignments cleared as someone leaves a
+ * workspace): each event is the one appendEvent would write, its payload `payload` with the
+ * task's `taskId`.
  */
 export function appendEventPerTask(
   db: Builder,
   event: { topic: 'tasks'; type: TaskEventType; payload: Record<string, unknown> },
   which: SQL,
 ) {
-  // Every column in the table's order, as insertIf selects them; the id is the log's to give.
-  const perTask = db
-    .select({
-      id: sql`null`,
-      topic: sql`${event.topic}`,
-      type: sql`${event.type}`,
-      taskId: tasks.id,
-      payload: sql`json_set(${JSON.stringify(event.payload)}, '$.taskId', ${tasks.id})`,
-      createdAt: sql`${Date.now()}`,
-    })
-    .from(tasks)
-    .where(which)
-  return db.insert(events).select(perTask as never)
+  const payload = sql`json_set(${JSON.stringify(event.payload)}, '$.taskId', ${tasks.id})`
+  return appendEventPerRow(db, { ...event, taskId: sql`${tasks.id}`, payload }, tasks, which)
+}
+
+/**
+ * An `access-changed` event for each person whose member row `which` selects, for the commit that
+ * deletes those rows: name it right before that deletion.
+ */
+export function appendAccessChanged(db: Builder, which: SQL) {
+  const payload = sql`json_object('userId', ${workspaceMembers.userId})`
+  const event = { topic: 'accounts', type: 'access-changed', taskId: null, payload } as const
+  return appendEventPerRow(db, event, workspaceMembers, which)
 }
 
 /**

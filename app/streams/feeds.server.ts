@@ -20,23 +20,27 @@ export type Feed = {
 type Verdict = 'send' | 'skip' | { endWith: Buffer }
 
 /**
- * Every feed's first question: did all of this person's sessions just end (an admin disabled the
- * account or ended its sessions)? Then the stream ends now, on every worker and instance, as the
- * log reaches them, instead of at the next session check (event-streams.server.ts).
+ * Every feed's first question: is this an event about one person, and are they the viewer? All of
+ * their sessions just ended (an admin disabled the account or ended its sessions): the stream ends
+ * now, on every worker and instance, as the log reaches them, instead of at the next session check
+ * (event-streams.server.ts). They are no longer in a workspace: `onAccessChanged` says what the
+ * feed does, as no event of that workspace's tasks will reach them to say so.
  */
-function sessionsEnded(event: LoggedEvent, viewer: Viewer): Verdict | null {
+function accountVerdict(event: LoggedEvent, viewer: Viewer, onAccessChanged: Verdict): Verdict | null {
   if (event.topic !== 'accounts') return null
-  return viewer && event.payload.userId === viewer.id
-    ? { endWith: controlFrame('signed-out', event.id) }
-    : 'skip'
+  if (!viewer || event.payload.userId !== viewer.id) return 'skip'
+  return event.type === 'sessions-ended' ? { endWith: controlFrame('signed-out', event.id) } : onAccessChanged
 }
 
-/** `GET /api/events/tasks`: changes to tasks the person may see, and their own mentions. */
+/**
+ * `GET /api/events/tasks`: changes to tasks the person may see, their own mentions, and
+ * `access-changed` when they are no longer in a workspace, for their open lists to load again.
+ */
 export function taskFeed(viewer: Actor): Feed {
   return {
     decide(event, audience) {
-      const ended = sessionsEnded(event, viewer)
-      if (ended) return ended
+      const aboutAPerson = accountVerdict(event, viewer, 'send')
+      if (aboutAPerson) return aboutAPerson
       if (!audience || !ruleHolds('see', audience, viewer)) return 'skip'
       if (event.topic === 'tasks') return 'send'
       return event.type === 'mention' && event.payload.recipientId === viewer.id ? 'send' : 'skip'
@@ -53,8 +57,10 @@ export function commentFeed(viewer: Viewer, taskId: string): Feed {
   return {
     taskId,
     decide(event, audience) {
-      const ended = sessionsEnded(event, viewer)
-      if (ended) return ended
+      // A discussion lost with a workspace: the page reloads on the task stream's `access-changed`
+      // and its modal says the task is gone; the task's next event ends this stream with `gone`.
+      const aboutAPerson = accountVerdict(event, viewer, 'skip')
+      if (aboutAPerson) return aboutAPerson
       if (event.taskId !== taskId) return 'skip'
       const mayHear = audience !== undefined && ruleHolds('see', audience, viewer)
       if (!mayHear) return { endWith: controlFrame('gone', event.id, { taskId }) }

@@ -21,6 +21,7 @@ const EVENT_TYPES = [
   'comment-deleted',
   'reaction-changed',
   'mention',
+  'access-changed',
 ]
 
 /** Waits until `received` holds an item `isWanted` accepts, or fails after `timeoutMs`. */

@@ -10,9 +10,11 @@ import { toggleReaction } from '~/services/comment-reactions.server'
 import { addComment } from '~/services/comments.server'
 import { revokeAllSessions, revokeSession, toSessionUser } from '~/services/sessions.server'
 import { createTask, deleteTask, setTaskStatus, updateTask } from '~/services/tasks/writes.server'
+import { removeMember } from '~/services/workspaces/members.server'
+import { deleteWorkspace, leaveWorkspace } from '~/services/workspaces/workspaces.server'
 import { createEventStreams, type EventStreams } from '~/streams/event-streams.server'
 import { signedInBrowser } from '../helpers/auth'
-import { createUser } from '../helpers/factories'
+import { createTeamWorkspace, createUser } from '../helpers/factories'
 import { openEventSource, readRawStream } from '../helpers/sse'
 
 /**
@@ -224,6 +226,56 @@ describe('the task stream', () => {
     ).toEqual(['task-created'])
     stranger.close()
     shared.close()
+  })
+
+  test('tells a person who is no longer in a workspace, then carries nothing more of its tasks', async () => {
+    const [owner, removed, leaving, kept] = [
+      await createUser(db),
+      await createUser(db),
+      await createUser(db),
+      await createUser(db),
+    ]
+    const [ownerActor, leavingActor] = [toSessionUser(owner), toSessionUser(leaving)]
+    const team = await createTeamWorkspace(db, {
+      ownerId: owner.id,
+      members: [removed, leaving, kept].map((person) => ({ userId: person.id, role: 'member' as const })),
+    })
+    const task = await createTask(db, ownerActor, fields({ workspaceId: team.id }))
+    const open = async (userId: string) => {
+      const client = openEventSource(`${origin}/api/events/tasks`, (await signedInBrowser(db, userId)).cookie)
+      await client.waitFor('ready')
+      return client
+    }
+    const [removedStream, leavingStream, keptStream, ownerStream] = [
+      await open(removed.id),
+      await open(leaving.id),
+      await open(kept.id),
+      await open(owner.id),
+    ]
+
+    await removeMember(db, ownerActor, team.id, removed.id)
+    await leaveWorkspace(db, leavingActor, team.id)
+    await Promise.all([
+      removedStream.waitFor('access-changed', (event) => event.data.userId === removed.id),
+      leavingStream.waitFor('access-changed', (event) => event.data.userId === leaving.id),
+    ])
+    await updateTask(db, ownerActor, task.id, { text: 'After they went' })
+    await keptStream.waitFor('task-updated', (event) => event.data.taskId === task.id)
+    // Nobody else is told of someone else's access, and those who went hear nothing more of it.
+    expect(keptStream.changes().map((event) => event.type)).not.toContain('access-changed')
+    for (const gone of [removedStream, leavingStream]) {
+      expect(gone.changes().filter((event) => event.type === 'access-changed')).toHaveLength(1)
+      expect(gone.changes().filter((event) => event.data.taskId === task.id)).toEqual([])
+    }
+
+    // Deleting the workspace tells every member, its owner among them.
+    await deleteWorkspace(db, ownerActor, team.id, team.name)
+    await Promise.all([
+      keptStream.waitFor('access-changed', (event) => event.data.userId === kept.id),
+      ownerStream.waitFor('access-changed', (event) => event.data.userId === owner.id),
+    ])
+    expect(removedStream.changes().filter((event) => event.type === 'access-changed')).toHaveLength(1)
+    for (const client of [removedStream, leavingStream, keptStream, ownerStream]) client.close()
   })
 
   test('brings each person their own mentions, and nobody else’s', async () => {

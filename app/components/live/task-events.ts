@@ -14,6 +14,8 @@ const TASK_EVENT_TYPES = [
   'task-deleted',
   'task-status-changed',
   'mention',
+  // The person is no longer in a workspace: its tasks leave whatever shows them.
+  'access-changed',
   // The stream could not resume from the page's cursor: whatever shows tasks should reload them.
   'reset',
 ] as const
@@ -57,8 +59,8 @@ function subscribeToStatus(listener: () => void) {
 
 /**
  * Calls `handler` with each task event the signed-in person may see (created, updated, deleted,
- * status changed with `oldStatus` and `newStatus`), their own `mention`s, and `reset` when they
- * should reload. Returns whether updates are live: while they are not, callers poll instead.
+ * status changed with `oldStatus` and `newStatus`), their own `mention`s, and `access-changed`
+ * (no longer in a workspace) and `reset` when they should reload. Returns whether updates are live: while they are not, callers poll instead.
  */
 export function useTaskEvents(handler: (event: TaskEvent) => void): StreamStatus {
   const latest = useRef(handler)

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '~/db/client.server'
 import { events, taskShares, tasks, workspaceInvitations, workspaceMembers, workspaces } from '~/db/schema'
 import { type Builder, commit } from '~/db/write.server'
-import { appendEvent } from '~/events/log.server'
+import { appendAccessChanged, appendEvent } from '~/events/log.server'
 import { type JobHandler, scheduleJob } from '~/jobs/jobs.server'
 import { z } from '~/utils/zod'
 import { readAudiences } from '../tasks/audience.server'
@@ -73,6 +73,8 @@ export function startDeletionSteps(db: Builder, deletion: Deletion, mayDelete: S
       .update(workspaces)
       .set({ slug: deletedSlug(workspaceId) })
       .where(and(eq(workspaces.id, workspaceId), mayDelete)),
+    // Every member's open pages hear it, as no event of its tasks reaches them any more.
+    told: appendAccessChanged(db, and(eq(workspaceMembers.workspaceId, workspaceId), started) as SQL),
     members: db.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), started)),
     invitations: db
       .delete(workspaceInvitations)

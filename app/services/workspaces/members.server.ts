@@ -11,6 +11,7 @@ import {
   roleChangeRefusal,
   type WorkspaceRole,
 } from '~/domain/workspaces'
+import { appendAccessChanged } from '~/events/log.server'
 import { Conflict, Forbidden, Invalid, NotFound } from '../errors'
 import type { Actor } from '../session-user'
 import { ROLE_REFUSED } from './invitation-schemas'
@@ -121,17 +122,16 @@ export async function removeMember(db: Database, actor: Actor, workspaceId: stri
   const refusal = removalRefusal(workspace.role, current, false)
   if (refusal) throw new Forbidden(refusal)
   const now = new Date()
+  const theirRow = and(
+    eq(workspaceMembers.workspaceId, workspaceId),
+    eq(workspaceMembers.userId, userId),
+    eq(workspaceMembers.role, current),
+    holdsRoleSql(workspaceId, actor.id, rolesFor(current === 'admin')),
+  ) as SQL
   const { removed } = await commit(db, {
-    removed: db
-      .delete(workspaceMembers)
-      .where(
-        and(
-          eq(workspaceMembers.workspaceId, workspaceId),
-          eq(workspaceMembers.userId, userId),
-          eq(workspaceMembers.role, current),
-          holdsRoleSql(workspaceId, actor.id, rolesFor(current === 'admin')),
-        ),
-      ),
+    // Their open pages hear it, as no event of the workspace's tasks reaches them any more.
+    told: appendAccessChanged(db, theirRow),
+    removed: db.delete(workspaceMembers).where(theirRow),
     // Their sessions that worked in it go back to their personal workspace, only if they left it.
     sessions: fallBackToPersonalStep(db, workspaceId, userId, wroteJustBefore),
     // After the removal, so the rule reads them as no longer in the workspace; had the removal

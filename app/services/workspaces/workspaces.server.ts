@@ -3,6 +3,7 @@ import type { Database, Executor } from '~/db/client.server'
 import { workspaceMembers, workspaces } from '~/db/schema'
 import { commit, insertIf, wroteJustBefore } from '~/db/write.server'
 import { managesWorkspace, WORKSPACE_LIMITS } from '~/domain/workspaces'
+import { appendAccessChanged } from '~/events/log.server'
 import type { z } from '~/utils/zod'
 import { Forbidden, Invalid } from '../errors'
 import type { Actor } from '../session-user'
@@ -171,16 +172,15 @@ export async function leaveWorkspace(db: Database, actor: Actor, workspaceId: st
   if (workspace.isPersonal) throw new Forbidden(PERSONAL_CANNOT_LEAVE)
   if (workspace.role === 'owner') throw new Forbidden(OWNER_CANNOT_LEAVE)
   const now = new Date()
+  const theirRow = and(
+    eq(workspaceMembers.workspaceId, workspaceId),
+    eq(workspaceMembers.userId, actor.id),
+    ne(workspaceMembers.role, 'owner'),
+  ) as SQL
   const { left } = await commit(db, {
-    left: db
-      .delete(workspaceMembers)
-      .where(
-        and(
-          eq(workspaceMembers.workspaceId, workspaceId),
-          eq(workspaceMembers.userId, actor.id),
-          ne(workspaceMembers.role, 'owner'),
-        ),
-      ),
+    // Their other tabs hear it, as no event of the workspace's tasks reaches them any more.
+    told: appendAccessChanged(db, theirRow),
+    left: db.delete(workspaceMembers).where(theirRow),
     // After the membership row went, so the rule reads the workspace without them.
     assignments: clearLostAssignmentsSteps(db, workspaceId, actor.id, now),
     // Only once they are out of it (not when made its owner meanwhile).
