@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test'
-import { linkIn } from '../fixtures/smtp-server'
 import { expectNoSeriousA11yViolations, skipWithoutJavaScript } from './axe'
-import { expect, type Person, test } from './fixtures'
+import { expect, test } from './fixtures'
 import { waitForEmail } from './smtp-inbox'
 import { expectTheme, THEMES } from './theme-cookie'
-import { uniqueTitle } from './unique'
+import { invited } from './workspace-steps'
 
 /**
  * The people of a team workspace, with JavaScript on and off: its owner invites someone by
@@ -15,38 +14,6 @@ import { uniqueTitle } from './unique'
 
 // Several people signed up with real scrypt on two shared cores, then axe.
 test.describe.configure({ timeout: 150_000 })
-
-/** A team workspace `page`'s person creates at /workspaces; answers its address. */
-async function teamOf(page: Page, name: string) {
-  const slug = `team-${crypto.randomUUID().slice(0, 8)}`
-  await page.goto('/workspaces')
-  const create = page.getByRole('region', { name: 'Create a workspace' })
-  await create.getByLabel('Name').fill(name)
-  await create.getByLabel('Address').fill(slug)
-  await create.getByRole('button', { name: 'Create workspace' }).click()
-  await expect(page.getByRole('link', { name: `Settings of ${name}` })).toBeVisible()
-  return slug
-}
-
-/** Olga's team, and the link of the invitation she sent Dan from its members page. */
-async function invited(page: Page, owner: Person, invitee: Person, project: string) {
-  const name = uniqueTitle('Acme', project)
-  const slug = await teamOf(page, name)
-  await page.goto(`/workspaces/${slug}/members`)
-  await expect(page.getByRole('heading', { name: `People of ${name}` })).toBeVisible()
-  await expect(page.getByText('No pending invitations.')).toBeVisible()
-  await page.getByLabel('E-mail address').fill(invitee.email)
-  await page.getByLabel('Role', { exact: true }).selectOption('member')
-  await page.getByRole('button', { name: 'Send invitation' }).click()
-  await expect(page.getByTestId('invitation-row').filter({ hasText: invitee.email })).toContainText(
-    `Invited by ${owner.name}`,
-  )
-  // Sent: the form is empty again for the next one.
-  await expect(page.getByLabel('E-mail address')).toHaveValue('')
-  const mail = await waitForEmail(invitee.email, `${owner.name} invited you to ${name} on Threadwork`)
-  expect(mail.text).toContain('The invitation expires in 7 days.')
-  return { name, slug, link: linkIn(mail, '/invitations/').pathname }
-}
 
 test('invite, accept, make an admin, remove', async ({ newPerson, pageFor }, testInfo) => {
   const [olga, dan, eve] = await Promise.all([newPerson('Olga'), newPerson('Dan'), newPerson('Eve')])

@@ -10,6 +10,9 @@ import { THEMES } from './theme-cookie'
 
 const PHONE = { width: 390, height: 844 }
 
+// axe eight times (two pages, two themes, two screens) on two shared cores.
+test.describe.configure({ timeout: 90_000 })
+
 test('create, rename and delete a team workspace', async ({ signedInPage: page }, testInfo) => {
   const unique = `${testInfo.project.name}-${Date.now().toString(36)}`
   const address = `crew-${unique}`

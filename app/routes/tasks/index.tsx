@@ -283,7 +283,13 @@ function CreateTask({
       >
         <ErrorList id="create-task-form-error" errors={formErrors(reply)} />
         <TaskForm fields={fields} priorities={PRIORITIES} statuses={STATUSES} isNew />
-        <WorkspaceField meta={field('workspaceId', activeWorkspaceId)} hidden={activeWorkspaceId} />
+        <WorkspaceField
+          // A new one with each switch of workspace: a select keeps the choice it was mounted with,
+          // and a new task goes where the person now works.
+          key={activeWorkspaceId}
+          meta={field('workspaceId', activeWorkspaceId)}
+          hidden={activeWorkspaceId}
+        />
         <ShareWithField meta={field('sharedWith')} />
         {parents.length > 0 ? (
           <SelectField
