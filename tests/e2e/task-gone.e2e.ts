@@ -5,7 +5,8 @@ import { modal, modalReady } from './task-page'
 
 /**
  * A task deleted by its owner while someone else has it open: their modal says it is gone, stops
- * asking the server for its comments, and takes no more comments (a draft stays readable).
+ * asking the server for its comments — by polling, and by its comment stream when that was down —
+ * and takes no more comments (a draft stays readable).
  */
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'Without JavaScript the page does not poll')
@@ -53,4 +54,34 @@ test('the owner deletes the task: the other person’s modal says "Task not foun
   const pollsWhenGone = polls.length
   await asGrace.waitForTimeout(5000)
   expect(polls.length).toBe(pollsWhenGone)
+})
+
+test('found gone by a poll while its stream is down, the modal tries the stream no more', async ({
+  newPerson,
+  pageFor,
+}, testInfo) => {
+  const { ada, grace, id } = await sharedTask(newPerson, testInfo.project.name, 'Return the projector')
+  // Ada has the deletion at hand, so it comes while the stream's waits between tries are short.
+  const asAda = await pageFor(ada)
+  await asAda.goto(`/task?task=${id}&view=delete`)
+  await modalReady(asAda, true)
+  const asGrace = await pageFor(grace)
+  // The comment stream cannot get through: the modal polls, and the browser keeps trying it.
+  const streamTries: number[] = []
+  await asGrace.route('**/api/events/comments**', (route) => {
+    streamTries.push(Date.now())
+    return route.abort()
+  })
+  await asGrace.goto(`/task?task=${id}`)
+  await modalReady(asGrace, true)
+  await expect.poll(() => streamTries.length).toBeGreaterThan(0)
+
+  await modal(asAda).getByRole('button', { name: 'Delete task' }).click()
+  await expect(modal(asAda)).toHaveCount(0)
+
+  await expect(modal(asGrace).getByRole('alert')).toContainText('Task not found')
+  const triesWhenGone = streamTries.length
+  // A stream still trying would try again within its growing wait (1 s, 2 s, 4 s, 8 s…).
+  await asGrace.waitForTimeout(9000)
+  expect(streamTries.length).toBe(triesWhenGone)
 })

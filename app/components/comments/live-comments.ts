@@ -94,6 +94,8 @@ export function useLiveComments<Discussion extends { comments: CommentView[] }>(
   const after = useRef(useEventCursor())
 
   useEffect(() => {
+    // Found gone by a poll while the stream was down: no stream is opened again.
+    if (isGone) return
     const controller = new AbortController()
     let reading: Promise<unknown> | null = null
     let isAskedAgain = false
@@ -130,7 +132,7 @@ export function useLiveComments<Discussion extends { comments: CommentView[] }>(
       controller.abort()
       stream.close()
     }
-  }, [taskId])
+  }, [taskId, isGone])
 
   usePolling((signal) => read.current(signal), COMMENT_POLL_MS, { enabled: status !== 'live' && !isGone })
   return {
