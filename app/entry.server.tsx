@@ -45,6 +45,9 @@ export default function handleRequest(
     routerContext.manifest.version,
   )
   if (notModified) return notModified
+  // A page that does not say it may be shared (public pages do) is one visitor's: their tasks,
+  // their name, a CSRF token bound to them. No shared cache stores it, and a browser asks again.
+  if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-cache')
 
   const nonce = loadContext.get(nonceContext)
   if (nonce) responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))

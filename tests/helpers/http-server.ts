@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { createServer } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { bodyLimit } from '../../server/body-limits'
 import { createListener } from '../../server/listener'
@@ -27,7 +27,11 @@ export async function serveFetch(handler: FetchHandler): Promise<TestServer> {
     // The handler crashed: the listener answers 500; keep the cause visible in the test log.
     log: (message, error) => console.error(message, error),
   })
-  const server = createServer(listener)
+  return listening(createServer(listener))
+}
+
+/** Listens on a free port of 127.0.0.1; closing ends every connection first. */
+export async function listening(server: Server): Promise<TestServer> {
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

@@ -1,5 +1,9 @@
 import type { RouteConfigEntry } from '@react-router/dev/routes'
-import type { ServerBuild } from 'react-router'
+import {
+  type ServerBuild,
+  UNSAFE_withComponentProps as withComponentProps,
+  UNSAFE_withErrorBoundaryProps as withErrorBoundaryProps,
+} from 'react-router'
 import * as entryModule from '~/entry.server'
 import * as rootModule from '~/root'
 import routeConfig from '~/routes'
@@ -9,8 +13,8 @@ import reactRouterConfig from '../../react-router.config'
  * The server build Vite would make (`virtual:react-router/server-build`), put together from
  * app/routes.ts and the real route modules, so tests can run server/app.ts whole — the steps ahead
  * of the router, the request adapter, React Router with the root middleware, the route modules —
- * without a build. vitest.config.ts resolves the virtual module here. Resource routes and the
- * root middleware are what the tests need; the assets manifest is the least a document needs.
+ * without a build. vitest.config.ts resolves the virtual module here. Documents render as built;
+ * the assets manifest is the least a document needs.
  * One middleware is added in front of the root's: it records what reached the router.
  */
 
@@ -19,6 +23,23 @@ const modules = import.meta.glob<RouteModule>(['../../app/routes/**/*.{ts,tsx}',
   eager: true,
 })
 
+/**
+ * A route module as the build hands it to React Router: its component and error boundary
+ * wrapped to receive `loaderData`, `params` and the rest as props, as React Router's Vite plugin
+ * wraps them, so documents render as they do in production.
+ */
+function asBuilt(module: RouteModule): RouteModule {
+  const { default: Component, ErrorBoundary } = module as {
+    default?: Parameters<typeof withComponentProps>[0]
+    ErrorBoundary?: Parameters<typeof withErrorBoundaryProps>[0]
+  }
+  return {
+    ...module,
+    ...(Component ? { default: withComponentProps(Component) } : {}),
+    ...(ErrorBoundary ? { ErrorBoundary: withErrorBoundaryProps(ErrorBoundary) } : {}),
+  } as RouteModule
+}
+
 type Route = { id: string; parentId: string; path?: string; index?: boolean; module: RouteModule }
 
 function flatten(config: RouteConfigEntry[], parentId: string): Route[] {
@@ -26,7 +47,7 @@ function flatten(config: RouteConfigEntry[], parentId: string): Route[] {
     const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, '')
     const module = modules[`../../app/${entry.file}`]
     if (!module) throw new Error(`No module for ${entry.file}`)
-    const route = { id, parentId, path: entry.path, index: entry.index, module }
+    const route = { id, parentId, path: entry.path, index: entry.index, module: asBuilt(module) }
     return [route, ...flatten(entry.children ?? [], id)]
   })
 }
@@ -48,10 +69,10 @@ export const routes: ServerBuild['routes'] = {
   root: {
     id: 'root',
     path: '',
-    module: {
+    module: asBuilt({
       ...rootModule,
       middleware: [recordRequest, ...rootModule.middleware],
-    } as unknown as RouteModule,
+    } as unknown as RouteModule),
   },
   ...Object.fromEntries(flat.map((route) => [route.id, route])),
 }
