@@ -7,9 +7,9 @@ import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { describe, expect, test, vi } from 'vitest'
 import { dbBusyRetries } from '~/utils/metrics.server'
 import { createUser } from '../../tests/helpers/factories'
-import { database, openDatabase } from './client.server'
+import { type Database, database, openDatabase } from './client.server'
 import { events, jobs, rateLimits } from './schema'
-import { commit, insertIf, prepareStep, wroteJustBefore } from './write.server'
+import { commit, commitAfterReading, insertIf, prepareStep, wroteJustBefore } from './write.server'
 
 /**
  * The one way to write (docs/decisions/033-one-way-to-write.md), held to its promises: statements
@@ -159,32 +159,52 @@ describe('prepareStep', () => {
 })
 
 describe('a database busy past its timeout', () => {
-  test('the commit is sent again, counted in threadwork_db_busy_retries_total, and lands once', async () => {
-    // A file of its own: another client's write lock must outlast the app's 5 s busy timeout.
+  const notes = sqliteTable('notes', { body: text('body') })
+  const retries = async () => (await dbBusyRetries.get()).values[0]?.value ?? 0
+
+  /**
+   * Runs `write` on a file of its own while another client holds its write lock, released once
+   * the app has counted a retry: the lock outlasts the app's 5 s busy timeout.
+   */
+  async function whileLocked(write: (app: Database) => Promise<unknown>) {
     const folder = mkdtempSync(join(tmpdir(), 'threadwork-busy-'))
     const path = join(folder, 'busy.db')
     const app = openDatabase({ url: `file:${path}` })
     const other = createClient({ url: `file:${path}` })
     try {
       await app.$client.execute('CREATE TABLE notes (body TEXT)')
-      const notes = sqliteTable('notes', { body: text('body') })
-      const retries = async () => (await dbBusyRetries.get()).values[0]?.value ?? 0
       const before = await retries()
-
       const holding = await other.transaction('write')
-      const writing = commit(app, { note: app.insert(notes).values({ body: 'late' }) })
+      const writing = write(app)
       await vi.waitFor(async () => expect(await retries()).toBeGreaterThan(before), {
         timeout: 20_000,
         interval: 50,
       })
       await holding.commit()
-
-      expect((await writing).note.rowsAffected).toBe(1)
-      expect(await app.select().from(notes)).toEqual([{ body: 'late' }])
+      await writing
+      return await app.select().from(notes)
     } finally {
       other.close()
       app.$client.close()
       rmSync(folder, { recursive: true, force: true })
     }
+  }
+
+  test('the commit is sent again, counted in threadwork_db_busy_retries_total, and lands once', async () => {
+    const written = await whileLocked(async (app) => {
+      const { note } = await commit(app, { note: app.insert(notes).values({ body: 'late' }) })
+      expect(note.rowsAffected).toBe(1)
+    })
+    expect(written).toEqual([{ body: 'late' }])
+  }, 30_000)
+
+  test('a transaction that reads before it writes runs again from its read, and lands once', async () => {
+    const written = await whileLocked((app) =>
+      commitAfterReading(app, async (tx) => {
+        const earlier = await tx.select().from(notes)
+        await tx.insert(notes).values({ body: `after ${earlier.length}` })
+      }),
+    )
+    expect(written).toEqual([{ body: 'after 0' }])
   }, 30_000)
 })

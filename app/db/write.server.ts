@@ -46,9 +46,7 @@ const BUSY_RETRY_DELAYS_MS = [10, 40, 150]
 /**
  * Runs the named statements, in the order given, as one atomic batch, and answers each one's
  * result under its name (a list under a name that held a list; undefined where it held nothing).
- * Under concurrent writers sqld at times refuses a batch with SQLITE_BUSY at once rather than
- * waiting for the lock; a refused batch wrote nothing (it is one transaction), so it is sent
- * again, a few times, before the error reaches the person.
+ * A batch the database refuses as busy is sent again (`whileBusy`).
  */
 export async function commit<S extends Steps>(db: Database, steps: S): Promise<StepResults<S>> {
   const statements: InStatement[] = []
@@ -61,7 +59,7 @@ export async function commit<S extends Steps>(db: Database, steps: S): Promise<S
     slots.push([name, statements.length, list?.length])
     for (const one of list ?? [step as Step]) statements.push(statementOf(one))
   }
-  const results = statements.length > 0 ? await sendBatch(db, statements) : []
+  const results = statements.length > 0 ? await whileBusy(() => db.$client.batch(statements, 'write')) : []
   const named: Record<string, StepResult | StepResult[]> = {}
   for (const [name, start, count] of slots) {
     named[name] =
@@ -89,10 +87,17 @@ function resultOf(result: ResultSet | undefined): StepResult {
   return { rowsAffected: result?.rowsAffected ?? 0, rows: (result?.rows ?? []) as Record<string, unknown>[] }
 }
 
-async function sendBatch(db: Database, statements: InStatement[]) {
+/**
+ * Every write's wait for the lock, requests' and background passes' alike. A local file's
+ * connection waits in SQLite's busy handler (client.server.ts) and fails once its timeout runs
+ * out behind a longer writer; under concurrent writers sqld at times refuses at once rather than
+ * waiting. Either way the refused write was one transaction and wrote nothing, so it is sent
+ * again, a few times, before the error reaches the person or the background pass.
+ */
+async function whileBusy<T>(write: () => Promise<T>): Promise<T> {
   for (const delayMs of [...BUSY_RETRY_DELAYS_MS, undefined]) {
     try {
-      return await db.$client.batch(statements, 'write')
+      return await write()
     } catch (error) {
       if (delayMs === undefined || !isBusy(error)) throw error
       dbBusyRetries.inc()
@@ -234,7 +239,10 @@ function shapeOf(build: (db: Builder) => Query) {
  * never on a hot path, and nothing slow inside (tests/unit/transactions-without-io.test.ts).
  * Inside, statements are the same builders as a commit's, each awaited on `tx`; a helper that
  * writes on it takes a `Transaction` (tests/unit/one-way-to-write.test.ts allows no other await).
+ * Refused as busy, the transaction is rolled back and run again from its first read, as a commit
+ * is sent again (`whileBusy`): `work` reads and writes through `tx` only, so a second run starts
+ * from what is there now and the first left nothing behind.
  */
 export function commitAfterReading<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return db.transaction(work)
+  return whileBusy(() => db.transaction(work))
 }

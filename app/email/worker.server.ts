@@ -136,7 +136,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions = {}): OutboxWor
   const loop = createBackgroundLoop({
     pass: deliverDue,
     intervalMs: pollIntervalMs,
-    onError: (error) => logError('Outbox worker failed:', error),
+    name: 'Outbox worker',
   })
 
   return {

@@ -3,6 +3,7 @@ import { type Database, database } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
+import { errorLine } from '~/utils/log.server'
 import { jobRuns, type QueueState, queueState } from '~/utils/metrics.server'
 import { withSpan } from '~/utils/tracing.server'
 
@@ -177,7 +178,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         handler(db, job.payload, new Date(now())),
       )
     } catch (error) {
-      const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH)
+      const message = errorLine(error).slice(0, MAX_ERROR_LENGTH)
       const isGivingUp = job.attempts >= MAX_ATTEMPTS
       jobRuns.inc({ type: metricJobType(job.type), outcome: isGivingUp ? 'failed' : 'retry' })
       logError(
@@ -229,7 +230,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const loop = createBackgroundLoop({
     pass: runDue,
     intervalMs: pollIntervalMs,
-    onError: (error) => logError('Job runner failed:', error),
+    name: 'Job runner',
   })
 
   return { runDue, start: loop.start, stop: loop.stop }

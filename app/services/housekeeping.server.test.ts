@@ -1,10 +1,15 @@
+import { createClient } from '@libsql/client'
 import { eq, sql } from 'drizzle-orm'
-import { expect, test } from 'vitest'
-import { database } from '~/db/client.server'
-import { events, rateLimits, sessions } from '~/db/schema'
+import { expect, test, vi } from 'vitest'
+import { database, openDatabase } from '~/db/client.server'
+import { migrateDatabase } from '~/db/migrate.server'
+import { emailOutbox, events, rateLimits, sessions } from '~/db/schema'
 import { appendEvent } from '~/events/log.server'
-import { createUser } from '../../tests/helpers/factories'
-import { pruneStaleRows } from './housekeeping.server'
+import { createJobRunner } from '~/jobs/jobs.server'
+import { openScratchDatabase } from '../../tests/helpers/db'
+import { createTask, createUser } from '../../tests/helpers/factories'
+import { pruneStaleRows, runHousekeeping } from './housekeeping.server'
+import { jobHandlers } from './job-handlers.server'
 import { consumeRateLimit } from './rate-limit.server'
 import { createSession } from './sessions.server'
 
@@ -44,3 +49,37 @@ test('one pass drops old events, expired sessions and ended rate-limit windows, 
     .where(sql`${events.taskId} in ('old', 'recent')`)
   expect(taskIds.map((row) => row.taskId)).toEqual(['recent'])
 })
+
+test('two workers booting on one fresh file wait out a third writer: both start-up passes complete, nothing is logged', async () => {
+  const scratch = await openScratchDatabase()
+  const workers = [openDatabase({ url: scratch.url }), openDatabase({ url: scratch.url })]
+  const other = createClient({ url: scratch.url })
+  const errors = vi.spyOn(console, 'error')
+  try {
+    await migrateDatabase(scratch.db)
+    // 10:00 UTC on the day a task is due: the due-date reminders' first run has an e-mail to queue.
+    const now = new Date('2030-06-10T10:00:00Z')
+    const ada = await createUser(scratch.db, { timeZone: 'UTC' })
+    await createTask(scratch.db, { userId: ada.id, dueDate: '2030-06-10' })
+
+    // Held past the app's busy timeout: in this one process the waiting connection blocks the
+    // thread, so the release runs only once that wait has given up.
+    const holding = await other.transaction('write')
+    setTimeout(() => void holding.commit(), 200)
+    // What each worker does at boot: housekeeping's pass, then the job runner's first.
+    await Promise.all(
+      workers.map(async (db) => {
+        await runHousekeeping(db, now)
+        await createJobRunner({ db, handlers: jobHandlers, now: () => now.getTime() }).runDue()
+      }),
+    )
+
+    expect(errors).not.toHaveBeenCalled()
+    expect(await scratch.db.select().from(emailOutbox).where(eq(emailOutbox.to, ada.email))).toHaveLength(1)
+  } finally {
+    errors.mockRestore()
+    other.close()
+    for (const db of workers) db.$client.close()
+    scratch.close()
+  }
+}, 60_000)

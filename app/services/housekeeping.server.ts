@@ -26,17 +26,20 @@ export async function pruneStaleRows(db: Database, now = new Date()) {
   return { events }
 }
 
+/** One pass, at boot and hourly: the recurring jobs made sure of, then the stale rows deleted. */
+export async function runHousekeeping(db: Database, now = new Date()) {
+  await scheduleDueReminders(db, now)
+  await scheduleWebhookFanOut(db, now)
+  await pruneStaleRows(db, now)
+}
+
 let loop: BackgroundLoop | undefined
 
 export function startHousekeeping() {
   loop ??= createBackgroundLoop({
-    async pass() {
-      await scheduleDueReminders(database())
-      await scheduleWebhookFanOut(database())
-      await pruneStaleRows(database())
-    },
+    pass: () => runHousekeeping(database()),
     intervalMs: PRUNE_INTERVAL_MS,
-    onError: (error) => console.error('Housekeeping failed', error),
+    name: 'Housekeeping',
   })
   loop.start()
 }

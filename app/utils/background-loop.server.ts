@@ -1,7 +1,12 @@
+import { errorLine } from './log.server'
+
 /**
- * The loop behind the server's background workers (the outbox, the jobs runner): a pass now and
- * then one every `intervalMs`, never two at once; `kick()` asks for a pass at once (or right
- * after the one running); `stop()` schedules nothing more and waits for the pass in hand.
+ * The loop behind the server's background work (the outbox, the jobs runner, housekeeping,
+ * Stripe reconciliation): a pass now and then one every `intervalMs`, never two at once; `kick()`
+ * asks for a pass at once (or right after the one running); `stop()` schedules nothing more and
+ * waits for the pass in hand. A pass's writes wait for the database's write lock as every write
+ * does (`commit` and `commitAfterReading`, app/db/write.server.ts): another worker writing makes
+ * a pass wait, not fail; only a lock held past every retry reaches the log, like any failure.
  */
 export type BackgroundLoop = {
   start(): void
@@ -14,8 +19,12 @@ export type BackgroundLoop = {
 export function createBackgroundLoop(options: {
   pass: () => Promise<unknown>
   intervalMs: number
-  /** A pass that throws (the database briefly unavailable) is reported; the next poll tries again. */
-  onError: (error: unknown) => void
+  /**
+   * Names the loop in the log. A pass that throws (the database unavailable, a bug) is logged as
+   * one line, once for a run of failing passes, and the first pass that works again says so: a
+   * database down for an hour is two lines, not a stack trace per poll. The next poll tries again.
+   */
+  name: string
   /** How soon the next poll comes after a pass that threw, when sooner than `intervalMs` matters. */
   retryIntervalMs?: number
 }): BackgroundLoop {
@@ -48,10 +57,11 @@ export function createBackgroundLoop(options: {
         isKickedDuringPass = false
         try {
           await options.pass()
+          if (hasFailed) console.log(`${options.name} works again`)
           hasFailed = false
         } catch (error) {
+          if (!hasFailed) console.error(`${options.name} failed:`, errorLine(error))
           hasFailed = true
-          options.onError(error)
         }
       } while (isKickedDuringPass && !isStopping)
     })().finally(() => {

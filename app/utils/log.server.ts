@@ -43,6 +43,21 @@ function redactSecrets(text: string) {
   return text.includes('=') ? text.replace(SECRET_PARAM, '$1[redacted]') : text
 }
 
+/**
+ * An error as one line of the log, without its stack: its message and its causes' (drizzle's
+ * "Failed query: …" names the SQL, its cause the reason), each folded onto the line and left out
+ * when the one before says it already.
+ */
+export function errorLine(error: unknown): string {
+  const parts: string[] = []
+  for (let cause = error, depth = 0; cause !== undefined && depth < 8; depth++) {
+    const message = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ')
+    if (!parts.at(-1)?.includes(message)) parts.push(message)
+    cause = cause instanceof Error ? cause.cause : undefined
+  }
+  return parts.join(': ')
+}
+
 /** The request log's line, written when its response ended (or its client went away). */
 export function logRequest(line: {
   method: string

@@ -276,10 +276,7 @@ describe('Stripe out of reach', () => {
     try {
       startStripeReconciliation({ retryIntervalMs: 100 })
       await vi.waitFor(() =>
-        expect(errors).toHaveBeenCalledWith(
-          'Stripe reconciliation failed; trying again later:',
-          expect.any(String),
-        ),
+        expect(errors).toHaveBeenCalledWith('Stripe reconciliation failed:', expect.any(String)),
       )
       expect(await db.select().from(webhookEvents).where(eq(webhookEvents.id, event.id))).toEqual([])
 

@@ -88,11 +88,7 @@ export function startStripeReconciliation(options: { retryIntervalMs?: number } 
     },
     intervalMs: RECONCILE_INTERVAL_MS,
     retryIntervalMs: options.retryIntervalMs ?? RETRY_INTERVAL_MS,
-    onError: (error) =>
-      console.error(
-        'Stripe reconciliation failed; trying again later:',
-        error instanceof Error ? error.message : error,
-      ),
+    name: 'Stripe reconciliation',
   })
   loop.start()
 }
