@@ -1,5 +1,5 @@
 import { database } from '~/db/client.server'
-import { catchUpTo, isReplica, withOwnWrites } from '~/db/replicas.server'
+import { catchUpTo, isReplica, readFromPrimary, readsFromPrimary, withOwnWrites } from '~/db/replicas.server'
 import { expireCookie, readCookie, serializeCookie } from '~/utils/cookies.server'
 
 /**
@@ -22,19 +22,23 @@ const POSITION = /^\d{1,15}$/
  * Before a request reads: brings the replica that answers it up to the position of the person's
  * own last write, if it is behind it. Costs nothing when the replica is already there (no request
  * to the primary) and on a database that is no replica. A made-up position costs at most one
- * sync, shared with concurrent requests; a primary out of reach, at most one failed sync per few
- * seconds (replicas.server.ts). Returns the `Set-Cookie` that drops a cookie the primary never
- * reached, for the callers that can send it (the root middleware, and the fast paths that read).
+ * sync, shared with concurrent requests. When the sync fails even after its tries, the request
+ * reads from the primary instead, which has the write, and a primary out of reach answers 503
+ * there (docs/decisions/051-a-failed-sync-is-not-an-error.md); a replica that cannot sync tries
+ * at most once per few seconds (replicas.server.ts). Returns the `Set-Cookie` that drops a cookie
+ * the primary never reached, for the callers that can send it (the root middleware, and the fast
+ * paths that read).
  */
 export async function catchUpWithOwnWrites(
   cookies: string | null | undefined,
   db = database(),
 ): Promise<string | undefined> {
-  if (!isReplica(db)) return undefined
+  if (!isReplica(db) || readsFromPrimary()) return undefined
   const position = readCookie(cookies ?? null, OWN_WRITES_COOKIE)
   if (position === undefined) return undefined
   if (!POSITION.test(position)) return expireCookie(OWN_WRITES_COOKIE)
   const outcome = await catchUpTo(db, Number(position))
+  if (outcome === 'unknown') readFromPrimary()
   return outcome === 'beyond-primary' ? expireCookie(OWN_WRITES_COOKIE) : undefined
 }
 
