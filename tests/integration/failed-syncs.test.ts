@@ -94,9 +94,10 @@ async function writtenElsewhere() {
   return { task, wrote: cookie?.split(';')[0] ?? '' }
 }
 
+const taskInput = (taskId: string) => encodeURIComponent(JSON.stringify({ json: { taskId } }))
+
 function getTask(taskId: string, wrote: string) {
-  const data = encodeURIComponent(JSON.stringify({ json: { taskId } }))
-  return fetch(`${origin}/api/rpc/task/get?data=${data}`, {
+  return fetch(`${origin}/api/rpc/task/get?data=${taskInput(taskId)}`, {
     headers: { Cookie: `${sessionCookie}; ${wrote}` },
   })
 }
@@ -128,6 +129,18 @@ test('a sync that keeps failing: the reads that need it come from the primary, w
   expect(syncsTried).toBe(3)
   await writeAndReadBack(3)
   expect(syncsTried).toBe(3)
+  failuresLeft = 0
+})
+
+test('a session made through another instance while syncs fail is found on the primary, not signed out', async () => {
+  failuresLeft = Number.POSITIVE_INFINITY
+  const { token } = await createSession(primary, userId)
+  const task = await createTask(primary, { userId })
+  const answer = await fetch(`${origin}/api/rpc/task/get?data=${taskInput(task.id)}`, {
+    headers: { Cookie: `${SESSION_COOKIE}=${encodeURIComponent(token)}` },
+  })
+  expect(answer.status).toBe(200)
+  expect(((await answer.json()) as { json: { text: string } }).json.text).toBe(task.text)
   failuresLeft = 0
 })
 
