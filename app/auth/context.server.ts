@@ -77,8 +77,8 @@ export type Reader = {
  * and 'Auth error' is logged.
  */
 export async function resolveSession(cookies: string | null | undefined): Promise<Reader> {
-  const droppedPosition = await catchUpWithOwnWrites(cookies)
-  const setCookies = droppedPosition ? [droppedPosition] : []
+  const positionCookie = await catchUpWithOwnWrites(cookies)
+  const setCookies = positionCookie ? [positionCookie] : []
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
   if (!token) return { session: null, setCookies }
   let session: ActiveSession | null

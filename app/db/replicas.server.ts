@@ -261,18 +261,28 @@ const ownWrites = new AsyncLocalStorage<{ syncsBeforeLastWrite: number | undefin
 /**
  * Runs a request's work on a replica, noting whether it wrote through it; `position` is then the
  * primary's frame number after its last write (from a sync started after that write, shared
- * with concurrent requests), or undefined when it wrote nothing, is not on a replica, or that
- * sync failed.
+ * with concurrent requests), or `'unknown'` when that sync failed; undefined when it wrote
+ * nothing or is not on a replica.
  */
 export async function withOwnWrites<T>(
   db: Database,
   run: () => Promise<T>,
-): Promise<{ result: T; position?: number }> {
+): Promise<{ result: T; position?: number | 'unknown' }> {
   const replica = replicas.get(db.$client)
   if (!replica) return { result: await run() }
   const request = { syncsBeforeLastWrite: undefined as number | undefined }
   const result = await ownWrites.run(request, run)
   if (request.syncsBeforeLastWrite === undefined) return { result }
   const sync = syncStartedFrom(replica, request.syncsBeforeLastWrite)
-  return { result, position: await sync.done.catch(() => undefined) }
+  return { result, position: await sync.done.catch(() => 'unknown' as const) }
+}
+
+/**
+ * The position a sync started now reaches: it holds every write committed before this call, one
+ * whose own position is unknown included. Undefined when that sync failed (or no replica).
+ */
+export function positionFromNow(db: Database): Promise<number | undefined> {
+  const replica = replicas.get(db.$client)
+  if (!replica) return Promise.resolve(undefined)
+  return startSync(replica).done.catch(() => undefined)
 }

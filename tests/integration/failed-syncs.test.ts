@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startSqld } from '../fixtures/sqld'
 
@@ -24,10 +25,14 @@ process.env.DATABASE_SYNC_INTERVAL_SECONDS = '3600'
 
 const { database, openDatabase } = await import('~/db/client.server')
 const { migrateDatabase } = await import('~/db/migrate.server')
-const { syncReplica } = await import('~/db/replicas.server')
+const { servingRequest, syncReplica } = await import('~/db/replicas.server')
 const { UNAVAILABLE_MESSAGE } = await import('~/db/unavailable.server')
 const { env } = await import('~/env.server')
-const { rememberOwnWrites } = await import('~/auth/own-writes.server')
+const { catchUpWithOwnWrites, OWN_WRITES_COOKIE, rememberOwnWrites } = await import(
+  '~/auth/own-writes.server'
+)
+const { CSRF_HEADER, issueCsrfToken } = await import('~/auth/csrf.server')
+const { tasks } = await import('~/db/schema')
 const { SESSION_COOKIE } = await import('~/auth/session-cookie.server')
 const { createSession } = await import('~/services/sessions.server')
 const { eventStreams } = await import('~/streams/event-streams.server')
@@ -44,6 +49,7 @@ let elsewhere: Database
 let server: Server
 let origin = ''
 let sessionCookie = ''
+let csrfToken = ''
 let userId = ''
 /** How many of the app's next syncs fail, and how many it tried. */
 let failuresLeft = 0
@@ -57,8 +63,9 @@ beforeAll(async () => {
   })
   await migrateDatabase(elsewhere)
   userId = (await createUser(primary)).id
-  const { token } = await createSession(primary, userId)
-  sessionCookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}`
+  const session = await createSession(primary, userId)
+  sessionCookie = `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`
+  csrfToken = issueCsrfToken(`session:${session.id}`)
   // The app's replica knows the session, so no lookup of an unknown one syncs by the way.
   await syncReplica(database())
   const client = database().$client
@@ -141,6 +148,26 @@ test('a session made through another instance while syncs fail is found on the p
   })
   expect(answer.status).toBe(200)
   expect(((await answer.json()) as { json: { text: string } }).json.text).toBe(task.text)
+  failuresLeft = 0
+})
+
+test('a write while syncs fail carries an unknown position: the next request syncs before it reads', async () => {
+  failuresLeft = Number.POSITIVE_INFINITY
+  const created = await fetch(`${origin}/api/rpc/task/create`, {
+    method: 'POST',
+    headers: { Cookie: sessionCookie, [CSRF_HEADER]: csrfToken, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ json: { text: 'Written while syncs fail' } }),
+  })
+  expect(created.status).toBe(200)
+  const { id } = ((await created.json()) as { json: { id: string } }).json
+  const wrote = created.headers.getSetCookie().find((cookie) => cookie.startsWith(`${OWN_WRITES_COOKIE}=`))
+  expect(wrote?.split(';')[0]).toBe(`${OWN_WRITES_COOKIE}=unknown`)
+  // Here the sync still fails: the read comes from the primary.
+  expect((await getTask(id, `${OWN_WRITES_COOKIE}=unknown`)).status).toBe(200)
+  // On another replica the sync works: the write is there, and the cookie says where it is now.
+  const position = await servingRequest(() => catchUpWithOwnWrites(`${OWN_WRITES_COOKIE}=unknown`, elsewhere))
+  expect(position).toMatch(new RegExp(`^${OWN_WRITES_COOKIE}=\\d+;`))
+  expect(await elsewhere.select().from(tasks).where(eq(tasks.id, id))).toHaveLength(1)
   failuresLeft = 0
 })
 
