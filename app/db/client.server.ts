@@ -194,6 +194,14 @@ export function database(): Database {
   return primary
 }
 
+/**
+ * `db` as the request in hand reads it: the primary instead when `db` is the app's replica and the
+ * request reads from the primary (`database()`), for code handed the database once at start.
+ */
+export function asReadByThisRequest(db: Database): Database {
+  return db === instance ? database() : db
+}
+
 export function closeDatabase() {
   instance?.$client.close()
   primary?.$client.close()

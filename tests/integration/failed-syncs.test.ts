@@ -139,6 +139,17 @@ test('a sync that keeps failing: the reads that need it come from the primary, w
   failuresLeft = 0
 })
 
+test('a sync that keeps failing: the comment stream of a task just made opens, from the primary', async () => {
+  failuresLeft = Number.POSITIVE_INFINITY
+  const { task, wrote } = await writtenElsewhere()
+  const stream = await fetch(`${origin}/api/events/comments?taskId=${task.id}`, {
+    method: 'HEAD',
+    headers: { Cookie: `${sessionCookie}; ${wrote}` },
+  })
+  expect(stream.status).toBe(200)
+  failuresLeft = 0
+})
+
 test('a session made through another instance while syncs fail is found on the primary, not signed out', async () => {
   failuresLeft = Number.POSITIVE_INFINITY
   const { token } = await createSession(primary, userId)
