@@ -34,7 +34,8 @@ const { catchUpWithOwnWrites, OWN_WRITES_COOKIE, rememberOwnWrites } = await imp
 const { CSRF_HEADER, issueCsrfToken } = await import('~/auth/csrf.server')
 const { tasks } = await import('~/db/schema')
 const { SESSION_COOKIE } = await import('~/auth/session-cookie.server')
-const { createSession } = await import('~/services/sessions.server')
+const { createSession, toSessionUser } = await import('~/services/sessions.server')
+const { createTask: createTaskAs } = await import('~/services/tasks/writes.server')
 const { eventStreams } = await import('~/streams/event-streams.server')
 const { createApp } = await import('../../server/app')
 const { createTask, createUser } = await import('../helpers/factories')
@@ -51,6 +52,7 @@ let origin = ''
 let sessionCookie = ''
 let csrfToken = ''
 let userId = ''
+let person: ReturnType<typeof toSessionUser>
 /** How many of the app's next syncs fail, and how many it tried. */
 let failuresLeft = 0
 let syncsTried = 0
@@ -62,11 +64,14 @@ beforeAll(async () => {
     syncIntervalSeconds: 3600,
   })
   await migrateDatabase(elsewhere)
-  userId = (await createUser(primary)).id
+  const user = await createUser(primary)
+  userId = user.id
+  person = toSessionUser(user)
   const session = await createSession(primary, userId)
   sessionCookie = `${SESSION_COOKIE}=${encodeURIComponent(session.token)}`
   csrfToken = issueCsrfToken(`session:${session.id}`)
-  // The app's replica knows the session, so no lookup of an unknown one syncs by the way.
+  // Both replicas know the person and the session, so no lookup of an unknown one syncs by the way.
+  await syncReplica(elsewhere)
   await syncReplica(database())
   const client = database().$client
   const sync = client.sync.bind(client)
@@ -94,9 +99,20 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true })
 })
 
-/** A task the person writes through another replica, and the cookie that carries its position. */
+/** A task the person makes through another replica, and the cookie that carries its position. */
 async function writtenElsewhere() {
-  const { result: task, cookie } = await rememberOwnWrites(() => createTask(elsewhere, { userId }), elsewhere)
+  const { result: task, cookie } = await rememberOwnWrites(
+    () =>
+      createTaskAs(elsewhere, person, {
+        text: 'Mine',
+        priority: 'medium',
+        status: 'Not Started',
+        hrs: 1,
+        isPublic: false,
+        sharedWith: [],
+      }),
+    elsewhere,
+  )
   expect(cookie).toBeDefined()
   return { task, wrote: cookie?.split(';')[0] ?? '' }
 }
@@ -147,6 +163,20 @@ test('a sync that keeps failing: the comment stream of a task just made opens, f
     headers: { Cookie: `${sessionCookie}; ${wrote}` },
   })
   expect(stream.status).toBe(200)
+  failuresLeft = 0
+})
+
+test('a sync that keeps failing: a poll with the list’s old ETag gets the list with the new task, not 304', async () => {
+  const list = `${origin}/api/rpc/task/getAll?data=${encodeURIComponent(JSON.stringify({ json: {} }))}`
+  const before = (await fetch(list, { headers: { Cookie: sessionCookie } })).headers.get('ETag') ?? ''
+  expect(before).not.toBe('')
+  failuresLeft = Number.POSITIVE_INFINITY
+  const { task, wrote } = await writtenElsewhere()
+  const poll = await fetch(list, {
+    headers: { Cookie: `${sessionCookie}; ${wrote}`, 'If-None-Match': before },
+  })
+  expect(poll.status).toBe(200)
+  expect(await poll.text()).toContain(task.id)
   failuresLeft = 0
 })
 
