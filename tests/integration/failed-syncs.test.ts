@@ -12,7 +12,9 @@ import { startSqld } from '../fixtures/sqld'
  * The whole server (server/app.ts) on an embedded replica of a real sqld, as a worker runs it, while
  * the person's own write came through another replica: a sync of this one that fails is no error
  * (docs/decisions/051-a-failed-sync-is-not-an-error.md). It is tried again; when it keeps failing
- * the request reads from the primary; and only a primary out of reach answers 503, never 500.
+ * the request reads from the primary, through the router and the doors ahead of it alike; a write
+ * whose own sync fails still reaches the person's next request; and only a primary out of reach
+ * answers 503, never 500.
  */
 
 const sqld = await startSqld()
@@ -81,8 +83,8 @@ beforeAll(async () => {
     failuresLeft--
     return Promise.reject(new Error('Replication(connection reset by the primary)'))
   }
-  const clientDir = mkdtempSync(join(tmpdir(), 'threadwork-client-'))
-  mkdirSync(join(clientDir, 'assets'))
+  const clientDir = join(folder, 'client')
+  mkdirSync(join(clientDir, 'assets'), { recursive: true })
   server = createServer(createApp({ ...env(), LOG_REQUESTS: false }, { clientDir }))
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
