@@ -10,6 +10,7 @@ import { clientAddressContext } from '~/auth/client-ip.server'
 import { nonceContext } from '~/context'
 import { closeDatabase, database } from '~/db/client.server'
 import { migrateDatabase } from '~/db/migrate.server'
+import { servingRequest } from '~/db/replicas.server'
 import { isDatabaseUnavailable, unavailableResponse, wasUnavailable } from '~/db/unavailable.server'
 import { kickOutbox, outboxQueueState, startOutboxWorker, stopOutboxWorker } from '~/email/worker.server'
 import {
@@ -122,6 +123,14 @@ function observeRequests(config: Env) {
     if (traced) runInContext(traced.context, run)
     else run()
   }
+}
+
+/**
+ * Runs the rest of a request with room to send its reads to the primary, when its replica cannot
+ * catch up with the person's own writes (docs/decisions/051-a-failed-sync-is-not-an-error.md).
+ */
+function onReplica(_req: IncomingMessage, _res: ServerResponse, next: Next) {
+  servingRequest(next)
 }
 
 /** Each request's info, from the first step to the request adapter that hands it to the router. */
@@ -253,6 +262,8 @@ export function createApp(config: Env, { clientDir = 'build/client' } = {}) {
   })
   const steps = [
     observeRequests(config),
+    // On an embedded replica a request may have to read from the primary (app/db/replicas.server.ts).
+    ...(config.DATABASE_SYNC_URL ? [onReplica] : []),
     setSecurityHeaders(config.isProduction),
     // The only requests answered ahead of compression and React Router, each with its reason
     // (server/fast-paths.ts); FAST_PATHS=off sends them through the router like everything else.

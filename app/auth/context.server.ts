@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createContext, type RouterContextProvider, redirect } from 'react-router'
 import { database } from '~/db/client.server'
-import { syncReplicaForMiss } from '~/db/replicas.server'
+import { isReplica, readFromPrimary, readsFromPrimary, syncReplicaForMiss } from '~/db/replicas.server'
 import { isDatabaseUnavailable } from '~/db/unavailable.server'
 import { type ApiTokenGrant, authenticateApiToken } from '~/services/api-tokens.server'
 import { RateLimited } from '~/services/errors'
@@ -77,8 +77,8 @@ export type Reader = {
  * and 'Auth error' is logged.
  */
 export async function resolveSession(cookies: string | null | undefined): Promise<Reader> {
-  const droppedPosition = await catchUpWithOwnWrites(cookies)
-  const setCookies = droppedPosition ? [droppedPosition] : []
+  const positionCookie = await catchUpWithOwnWrites(cookies)
+  const setCookies = positionCookie ? [positionCookie] : []
   const token = readCookie(cookies ?? null, SESSION_COOKIE)
   if (!token) return { session: null, setCookies }
   let session: ActiveSession | null
@@ -120,12 +120,16 @@ async function keepReportedTimeZone(session: ActiveSession, cookies: string | nu
 /**
  * The session behind a token. On an embedded replica a session made through another instance
  * (sign-in there, then a request load-balanced here) arrives with the next sync: one not found
- * syncs the replica and is looked up again, rather than signing the person out.
+ * syncs the replica and is looked up again, rather than signing the person out. When that sync
+ * fails, the request reads from the primary, which knows every session
+ * (docs/decisions/051-a-failed-sync-is-not-an-error.md).
  */
 export async function findSessionAnywhere(token: string, db = database()) {
   const session = await findSession(db, token)
-  if (session || !(await syncReplicaForMiss(db))) return session
-  return findSession(db, token)
+  if (session || !isReplica(db) || readsFromPrimary()) return session
+  if (await syncReplicaForMiss(db)) return findSession(db, token)
+  readFromPrimary()
+  return findSession(database(), token)
 }
 
 export async function getUser(request: Request, context: Readonly<RouterContextProvider>) {

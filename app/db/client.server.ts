@@ -5,7 +5,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { env } from '~/env.server'
 import { createNativeClient } from './native-client.server'
 import { observeStatements } from './observed.server'
-import { registerReplica } from './replicas.server'
+import { readsFromPrimary, registerPrimaryOf, registerReplica } from './replicas.server'
 import * as schema from './schema'
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client }
@@ -167,11 +167,17 @@ function localFilePath(url: string): string | undefined {
 }
 
 let instance: Database | undefined
+/** An embedded replica's primary, opened when a request first has to read from it. */
+let primary: Database | undefined
 
-/** The app's database, opened on first use from `DATABASE_URL`. */
+/**
+ * The app's database, opened on first use from `DATABASE_URL`. On an embedded replica, a request
+ * whose replica could not catch up with the person's own writes gets the primary instead
+ * (replicas.server.ts, docs/decisions/051-a-failed-sync-is-not-an-error.md).
+ */
 export function database(): Database {
+  const e = env()
   if (!instance) {
-    const e = env()
     instance = openDatabase({
       url: e.DATABASE_URL,
       authToken: e.DATABASE_AUTH_TOKEN,
@@ -180,10 +186,25 @@ export function database(): Database {
       synchronous: e.DATABASE_SYNCHRONOUS,
     })
   }
-  return instance
+  if (!e.DATABASE_SYNC_URL || !readsFromPrimary()) return instance
+  if (!primary) {
+    primary = openDatabase({ url: e.DATABASE_SYNC_URL, authToken: e.DATABASE_AUTH_TOKEN })
+    registerPrimaryOf(instance.$client, primary.$client)
+  }
+  return primary
+}
+
+/**
+ * `db` as the request in hand reads it: the primary instead when `db` is the app's replica and the
+ * request reads from the primary (`database()`), for code handed the database once at start.
+ */
+export function asReadByThisRequest(db: Database): Database {
+  return db === instance ? database() : db
 }
 
 export function closeDatabase() {
   instance?.$client.close()
+  primary?.$client.close()
   instance = undefined
+  primary = undefined
 }

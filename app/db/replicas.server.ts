@@ -8,7 +8,8 @@ import type { Database } from './client.server'
  * the primary's frame number its last sync of ours returned, the same count on every replica of
  * one primary — and the writes a request makes through one, so that a person reads their own
  * writes whichever replica answers their next request
- * (docs/decisions/037-read-your-writes-across-replicas.md).
+ * (docs/decisions/037-read-your-writes-across-replicas.md). A replica that cannot sync sends
+ * those requests to the primary instead (docs/decisions/051-a-failed-sync-is-not-an-error.md).
  */
 
 type Sync = { number: number; done: Promise<number> }
@@ -45,6 +46,23 @@ function isRead(statement: InStatement | [string, InArgs?]) {
 export function registerReplica(client: Client) {
   const replica: Replica = { client, position: 0, started: 0, current: undefined, quietUntil: 0 }
   replicas.set(client, replica)
+  noteWritesOf(client, replica)
+}
+
+/**
+ * Registers a client of a replica's primary, which the requests that could not catch up read from
+ * (`readFromPrimary`). It counts as that replica: its writes are a request's own writes, whose
+ * position a sync of the replica started after them gives, and it syncs, catches up and knows
+ * its position through the replica.
+ */
+export function registerPrimaryOf(replicaClient: Client, primaryClient: Client) {
+  const replica = replicas.get(replicaClient)
+  if (!replica) return
+  replicas.set(primaryClient, replica)
+  noteWritesOf(primaryClient, replica)
+}
+
+function noteWritesOf(client: Client, replica: Replica) {
   const noteWrite = () => {
     const request = ownWrites.getStore()
     if (request) request.syncsBeforeLastWrite = replica.started
@@ -98,11 +116,38 @@ async function syncWhenFree(client: Client) {
   }
 }
 
+/** The pauses before a failed sync is tried again: three tries at most. */
+const SYNC_RETRY_PAUSES_MS = [50, 200]
+/**
+ * No try starts this long after the first: a try that fails slowly is a primary that is down,
+ * and each one blocks the thread for its whole length (below).
+ */
+const SYNC_RETRIES_WITHIN_MS = 1_000
+
+/**
+ * A sync that fails once fails for a moment (a connection reset, the primary busy): it is tried
+ * again after a short pause, as long as the tries so far failed fast
+ * (docs/decisions/051-a-failed-sync-is-not-an-error.md).
+ */
+async function syncWithRetries(client: Client) {
+  const started = Date.now()
+  for (const pause of SYNC_RETRY_PAUSES_MS) {
+    try {
+      return await syncWhenFree(client)
+    } catch (error) {
+      if (Date.now() - started + pause >= SYNC_RETRIES_WITHIN_MS) throw error
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause))
+  }
+  return syncWhenFree(client)
+}
+
 /**
  * The driver's sync blocks the thread until it is done, and with the primary down that is until
- * libSQL gives up (about 3 s, measured). After a failed sync the next ones fail at once for this
- * long, so a primary that is down costs an instance one such pause per period, not one per
- * request; reads go on from the replica's copy meanwhile.
+ * libSQL gives up (about 3 s, measured). After a sync that failed all its tries the next ones fail
+ * at once for this long, so a primary that is down costs an instance one such pause per period,
+ * not one per request. Meanwhile a request that needs a sync reads from the primary instead
+ * (`readFromPrimary`), and the others read the replica's copy.
  */
 const QUIET_AFTER_FAILURE_MS = 5_000
 
@@ -110,7 +155,7 @@ function startSync(replica: Replica): Sync {
   const done =
     Date.now() < replica.quietUntil
       ? Promise.reject(new Error('The primary did not answer a sync moments ago; not asked again yet'))
-      : syncWhenFree(replica.client).then(
+      : syncWithRetries(replica.client).then(
           (replicated) => {
             const position = replicated?.frame_no ?? 0
             if (position > replica.position) replica.position = position
@@ -170,7 +215,7 @@ export type CatchUp = 'reached' | 'beyond-primary' | 'unknown'
  * shares the sync under way, and starts at most one more if that one had started before this
  * call and fell short. `'beyond-primary'`: a sync started after this call returned less, so the
  * primary never reached the position (made up, or from another database); `'unknown'`: the
- * sync failed, and the request reads what the replica has.
+ * sync failed, and the replica cannot say whether it holds the position.
  */
 export async function catchUpTo(db: Database, position: number): Promise<CatchUp> {
   const replica = replicas.get(db.$client)
@@ -186,23 +231,58 @@ export async function catchUpTo(db: Database, position: number): Promise<CatchUp
   }
 }
 
+const requests = new AsyncLocalStorage<{ readsFromPrimary: boolean }>()
+
+/**
+ * Runs one request on a replica with room to note that it reads from the primary: a step every
+ * request passes on an embedded replica (server/app.ts).
+ */
+export function servingRequest<T>(run: () => T): T {
+  return requests.run({ readsFromPrimary: false }, run)
+}
+
+/**
+ * Sends the rest of the request in hand to the primary, for a replica that cannot bring the
+ * person's own writes (its sync failed): `database()` answers the primary from here on.
+ */
+export function readFromPrimary() {
+  const request = requests.getStore()
+  if (!request) throw new Error('A request on a replica runs inside servingRequest')
+  request.readsFromPrimary = true
+}
+
+/** Whether the request in hand reads from the primary (`readFromPrimary`). */
+export function readsFromPrimary(): boolean {
+  return requests.getStore()?.readsFromPrimary === true
+}
+
 const ownWrites = new AsyncLocalStorage<{ syncsBeforeLastWrite: number | undefined }>()
 
 /**
  * Runs a request's work on a replica, noting whether it wrote through it; `position` is then the
  * primary's frame number after its last write (from a sync started after that write, shared
- * with concurrent requests), or undefined when it wrote nothing, is not on a replica, or that
- * sync failed.
+ * with concurrent requests), or `'unknown'` when that sync failed; undefined when it wrote
+ * nothing or is not on a replica.
  */
 export async function withOwnWrites<T>(
   db: Database,
   run: () => Promise<T>,
-): Promise<{ result: T; position?: number }> {
+): Promise<{ result: T; position?: number | 'unknown' }> {
   const replica = replicas.get(db.$client)
   if (!replica) return { result: await run() }
   const request = { syncsBeforeLastWrite: undefined as number | undefined }
   const result = await ownWrites.run(request, run)
   if (request.syncsBeforeLastWrite === undefined) return { result }
   const sync = syncStartedFrom(replica, request.syncsBeforeLastWrite)
-  return { result, position: await sync.done.catch(() => undefined) }
+  return { result, position: await sync.done.catch(() => 'unknown' as const) }
+}
+
+/**
+ * The position a sync started now reaches: it holds every write committed before this call, one
+ * whose own position is unknown included. Undefined when that sync failed (or no replica).
+ */
+export function positionFromNow(db: Database): Promise<number | undefined> {
+  const replica = replicas.get(db.$client)
+  if (!replica) return Promise.resolve(undefined)
+  return startSync(replica).done.catch(() => undefined)
 }

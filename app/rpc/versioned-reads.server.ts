@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
-import { type Database, database } from '~/db/client.server'
+import { asReadByThisRequest, type Database, database } from '~/db/client.server'
 import {
   discussionVersion,
   mentionablesVersion,
@@ -126,8 +126,11 @@ async function etagOf(
   const input = isVersionedRead(path) ? inputOf(url) : null
   if (!input) return null
   const { versionOf } = VERSIONED_READS[path as VersionedRead]
-  // A refusal (no such task, no access) is the procedure's to answer, in its own words.
-  const version = await versionOf(db, await caller(), input.value)?.catch(() => null)
+  const who = await caller()
+  // Looking the caller up may have sent the request to the primary, which has the person's own
+  // writes (docs/decisions/051-a-failed-sync-is-not-an-error.md). A refusal (no such task, no
+  // access) is the procedure's to answer, in its own words.
+  const version = await versionOf(asReadByThisRequest(db), who, input.value)?.catch(() => null)
   return version ? `"${shapes[path as VersionedRead]}.${version}"` : null
 }
 

@@ -6,7 +6,7 @@ import {
   isCallerRefusal,
   resolveSession,
 } from '~/auth/context.server'
-import { type Database, database } from '~/db/client.server'
+import { asReadByThisRequest, type Database, database } from '~/db/client.server'
 import {
   isDatabaseUnavailable,
   logUnavailable,
@@ -151,7 +151,8 @@ export function createEventStreams(
     const taskId = url.searchParams.get('taskId') ?? ''
     if (!TASK_ID.test(taskId)) return { status: 400, code: 'BAD_REQUEST', message: 'taskId is required' }
     try {
-      await getTask(db, user, taskId)
+      // The task the person just made may be on the primary only (docs/decisions/051-a-failed-sync-is-not-an-error.md).
+      await getTask(asReadByThisRequest(db), user, taskId)
     } catch (error) {
       if (error instanceof NotFound) return { status: 404, code: 'NOT_FOUND', message: error.message }
       throw error

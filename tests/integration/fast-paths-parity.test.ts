@@ -477,6 +477,8 @@ describe('the list of doors', () => {
       .map((line) => /^(?:\.\.\.\()?[\w.]+(?:\(|\s|,)/.exec(line)?.[0].replace(/[(\s,]$/, ''))
     expect(names).toEqual([
       'observeRequests',
+      // Not a door: on a replica, room for a request to read from the primary (app/db/replicas.server.ts).
+      '...(config.DATABASE_SYNC_URL',
       'setSecurityHeaders',
       '...(config.FAST_PATHS',
       'compress',
