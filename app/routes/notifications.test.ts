@@ -16,7 +16,7 @@ import {
   createUser,
   shareTask,
 } from '../../tests/helpers/factories'
-import { buttons, links, visibleText } from '../../tests/helpers/html'
+import { buttons, links, textContent, visibleText } from '../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../tests/helpers/route'
 import Notifications, { action, loader } from './notifications'
 
@@ -225,7 +225,7 @@ describe('the page', () => {
     })
     const text = visibleText(html)
     expect(text).toContain('1 unread mention')
-    expect(text).toContain('Unread')
+    expect(textContent(html)).toContain('Ada mentioned you on “Plan the offsite” Unread')
     // The comment is text, never markup.
     expect(html).toContain('@Grace &lt;b&gt;bold&lt;/b&gt; question')
     const [markAll, markOne] = buttons(html)

@@ -146,9 +146,9 @@ function MentionItem({ mention, isRead }: { mention: InboxMention; isRead: boole
             {mention.type === 'assignment'
               ? `${mention.fromUserName} assigned you “${mention.taskText}”`
               : `${mention.fromUserName} mentioned you on “${mention.taskText}”`}
-          </Link>
+          </Link>{' '}
           {isRead ? null : (
-            <Badge tone="primary" weight="medium" className="ml-2">
+            <Badge tone="primary" weight="medium" className="ml-1">
               Unread
             </Badge>
           )}

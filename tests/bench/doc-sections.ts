@@ -3,13 +3,14 @@ import { resolve } from 'node:path'
 
 /**
  * Where each table the bench writes lives: the README keeps the goals, docs/performance.md the
- * full run, the scale part and the sqld part.
+ * full run, the scale part, the sqld part and the mixed load.
  */
 export const SECTION_FILES = {
   goals: 'README.md',
   run: 'docs/performance.md',
   scale: 'docs/performance.md',
   sqld: 'docs/performance.md',
+  mixed: 'docs/performance.md',
 } as const
 
 export type BenchSection = keyof typeof SECTION_FILES

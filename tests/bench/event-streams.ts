@@ -116,6 +116,9 @@ async function benchPrototype(path: 'route' | 'direct', subscribers: number) {
 
 type Subscriber = { socket: Socket; arrivals: number[] }
 
+/** A status change as a stream carries it: which task, who changed it, and the status it moved to. */
+export type StatusChange = { taskId: string; userId: string; newStatus: string }
+
 /**
  * Connects `subscribers` streams, measures the server's memory growth, then sends a burst of
  * events (each as soon as the previous write is answered) and times every subscriber's arrival.
@@ -133,14 +136,8 @@ async function measureFanOut(options: {
     ;(await options.subscribe()).socket.destroy()
     await sleep(500)
     const rssBefore = rssKb(options.pid)
-    const all: Subscriber[] = []
     const connectStarted = performance.now()
-    for (let first = 0; first < options.subscribers; first += CONNECTING_AT_ONCE) {
-      const count = Math.min(CONNECTING_AT_ONCE, options.subscribers - first)
-      const batch = await Promise.all(Array.from({ length: count }, () => options.subscribe()))
-      all.push(...batch)
-      sockets.push(...batch.map((subscriber) => subscriber.socket))
-    }
+    const all = await openInBatches(options.subscribers, options.subscribe, sockets)
     const connectMs = performance.now() - connectStarted
     await sleep(1000)
     const rssAfter = rssKb(options.pid)
@@ -186,6 +183,25 @@ async function measureFanOut(options: {
   } finally {
     for (const socket of sockets) socket.destroy()
   }
+}
+
+/**
+ * Opens `count` subscribers, CONNECTING_AT_ONCE at a time; each socket goes into `sockets` as it
+ * opens, so the caller can close them all even when a later one fails.
+ */
+export async function openInBatches(
+  count: number,
+  subscribe: (index: number) => Promise<Subscriber>,
+  sockets: Socket[],
+): Promise<Subscriber[]> {
+  const all: Subscriber[] = []
+  for (let first = 0; first < count; first += CONNECTING_AT_ONCE) {
+    const size = Math.min(CONNECTING_AT_ONCE, count - first)
+    const batch = await Promise.all(Array.from({ length: size }, (_, i) => subscribe(first + i)))
+    all.push(...batch)
+    sockets.push(...batch.map((subscriber) => subscriber.socket))
+  }
+  return all
 }
 
 function report(result: {
@@ -260,14 +276,22 @@ async function rpc(origin: string, person: Person, path: string, input: unknown)
 
 /**
  * One subscriber on a raw socket: ready once the stream says so; then the time each status
- * change arrives is recorded.
+ * change arrives is recorded, and handed with the change to `onStatusChange` when given (the
+ * mixed load tells its changes apart by task and status).
  */
-function openSubscriber(port: number, path: string, cookie?: string): Promise<Subscriber> {
+export function openSubscriber(
+  port: number,
+  path: string,
+  cookie?: string,
+  onStatusChange?: (change: StatusChange, at: number) => void,
+): Promise<Subscriber> {
   return new Promise((resolveReady, reject) => {
     const socket = connect(port, '127.0.0.1')
     const subscriber: Subscriber = { socket, arrivals: [] }
     let isReady = false
     let head = ''
+    /** The end of what arrived that may hold the start of a frame whose rest is still to come. */
+    let unread = ''
     socket.setEncoding('utf8')
     socket.once('error', reject)
     socket.on('data', (chunk: string) => {
@@ -284,6 +308,7 @@ function openSubscriber(port: number, path: string, cookie?: string): Promise<Su
       for (let i = chunk.indexOf(EVENT_MARK); i !== -1; i = chunk.indexOf(EVENT_MARK, i + 1)) {
         subscriber.arrivals.push(at)
       }
+      if (onStatusChange) unread = readStatusChanges(unread + chunk, at, onStatusChange)
     })
     const cookieLine = cookie ? `Cookie: ${cookie}\r\n` : ''
     socket.write(
@@ -292,12 +317,34 @@ function openSubscriber(port: number, path: string, cookie?: string): Promise<Su
   })
 }
 
+const STATUS_FRAME = new RegExp(`${EVENT_MARK}\\ndata: (\\{[^\\n]*\\})\\n\\n`, 'g')
+
+/**
+ * Hands on every whole status-change frame in `text`; returns the start of a frame still cut off
+ * (from its last `event:` line, or the last few characters, which may hold the start of one).
+ */
+function readStatusChanges(
+  text: string,
+  at: number,
+  onStatusChange: (change: StatusChange, at: number) => void,
+) {
+  let end = 0
+  for (const match of text.matchAll(STATUS_FRAME)) {
+    onStatusChange(JSON.parse(match[1] as string) as StatusChange, at)
+    end = (match.index ?? 0) + match[0].length
+  }
+  const rest = text.slice(end)
+  const cut = rest.lastIndexOf('event: ')
+  return cut === -1 ? rest.slice(-32) : rest.slice(cut)
+}
+
 function rssKb(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
 }
 
-function percentile(sorted: number[], p: number) {
+/** The value at fraction `p` (0.99 for p99) of an ascending list. */
+export function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return Number.NaN
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { request } from 'node:http'
+import { type Agent, request } from 'node:http'
 
 /** A server under test, running as its own process so it has a core to itself while measured. */
 export type ServerProcess = {
@@ -137,10 +137,11 @@ const TICKS_PER_SECOND = 100
  * Linux. Per request, it shows what a server costs even when other work on the machine makes
  * requests per second swing.
  */
-export function cpuTimeMs(child: ChildProcess): number | undefined {
-  if (process.platform !== 'linux' || !child.pid) return undefined
+export function cpuTimeMs(child: ChildProcess | number): number | undefined {
+  const pid = typeof child === 'number' ? child : child.pid
+  if (process.platform !== 'linux' || !pid) return undefined
   try {
-    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after the command name, which is in parentheses and may contain spaces.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
@@ -149,42 +150,67 @@ export function cpuTimeMs(child: ChildProcess): number | undefined {
   }
 }
 
+/**
+ * The processes `child` started (a cluster primary's workers), from Linux's /proc; none off Linux
+ * or once it has stopped.
+ */
+function childPids(child: ChildProcess): number[] {
+  if (process.platform !== 'linux' || !child.pid) return []
+  try {
+    const listed = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+    return listed.split(' ').filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** CPU time a cluster has used so far, in ms: its primary and every worker it runs now. */
+export function clusterCpuTimeMs(primary: ChildProcess): number {
+  const pids = [primary.pid ?? 0, ...childPids(primary)]
+  return pids.reduce((sum, pid) => sum + (cpuTimeMs(pid) ?? 0), 0)
+}
+
+/** The largest RSS among a cluster's workers now, in bytes (0 off Linux). */
+export function largestWorkerRss(primary: ChildProcess): number {
+  return Math.max(0, ...childPids(primary).map((pid) => rssBytes(pid) ?? 0))
+}
+
 export type RawResponse = { status: number; headers: Record<string, string>; body: Buffer }
 
 /**
  * One request with node:http, so the body arrives exactly as sent (fetch would undo gzip) and
- * can be replayed byte for byte by the bare node:http server.
+ * can be replayed byte for byte by the bare node:http server. `agent` keeps connections open
+ * between requests, as a load generator's do.
  */
 export function rawRequest(
   port: number,
-  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string; agent?: Agent },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => {
-          const headers: Record<string, string> = {}
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
-          }
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) })
-        })
-        res.on('error', reject)
-      },
-    )
+    const { method, path, headers, agent } = options
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const headers: Record<string, string> = {}
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+        }
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) })
+      })
+      res.on('error', reject)
+    })
     req.on('error', reject)
     req.end(options.body)
   })
 }
 
 /** The process's resident memory in bytes (VmRSS), or undefined off Linux. */
-export function rssBytes(child: ChildProcess): number | undefined {
-  if (process.platform !== 'linux' || !child.pid) return undefined
+export function rssBytes(child: ChildProcess | number): number | undefined {
+  const pid = typeof child === 'number' ? child : child.pid
+  if (process.platform !== 'linux' || !pid) return undefined
   try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
     return kb === undefined ? undefined : Number(kb) * 1024
   } catch {
     return undefined

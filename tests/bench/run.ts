@@ -20,7 +20,9 @@
  * still compares the stacks when other work on the machine makes requests per second swing. The
  * budgets and goals print PASS/FAIL; the ratios are a report, not a gate, but a page over its
  * first-load JavaScript budget (bytes, not timings: first-load-js.ts) makes the exit code 1. Our
- * servers' memory (RSS) is reported idle and at its peak under load. Results also go to
+ * servers' memory (RSS) is reported idle and at its peak under load, and for the signed-in `/task`
+ * on its own: its peak, and again a minute after its load ends (the bench waits that minute),
+ * against MEMORY_GOAL. Results also go to
  * tests/bench/results/latest.json; `--write-readme` also writes its table into docs/performance.md and
  * the goals into README.md.
  */
@@ -64,6 +66,12 @@ const ONLY = process.env.BENCH_TARGETS?.split(',').filter(Boolean)
  */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR
 const profileArgs = () => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [])
+
+/**
+ * Memory of one process under the signed-in `/task` load: its peak RSS at most `peakMb`, and a
+ * minute (`settleMs`) after the load ends back within `settledOverIdle` of what it held idle.
+ */
+const MEMORY_GOAL = { peakMb: 250, settledOverIdle: 0.2, settleMs: 60_000 }
 
 const BUDGET = {
   serverStack: 0.9,
@@ -573,6 +581,8 @@ async function main() {
     const measured = ONLY ? usable.filter((target) => ONLY.includes(target.id)) : usable
     const cells: Record<string, Partial<Record<ServerKey, Cell>>> = {}
     let peakRss = 0
+    /** `/task`'s own peak, and when its last round ended. */
+    const taskLoad = { peak: 0, endedAt: 0 }
     let loggedRequests = 0
     const cellCount = measured.reduce((sum, target) => sum + target.servers.length, 0)
     // Each autocannon run also spends about 0.25 s connecting, settling and pausing.
@@ -604,7 +614,12 @@ async function main() {
           const cpuBefore = cpuTimeMs(server.child)
           const sampling = key === 'ours' ? sampleRss(server) : undefined
           const result = await measure(server.port, requestFor(target, key), ROUND_SECONDS)
-          if (sampling) peakRss = Math.max(peakRss, sampling.stop())
+          if (sampling) {
+            const peak = sampling.stop()
+            peakRss = Math.max(peakRss, peak)
+            if (target.id === 'task')
+              Object.assign(taskLoad, { peak: Math.max(taskLoad.peak, peak), endedAt: Date.now() })
+          }
           const cpuAfter = cpuTimeMs(server.child)
           const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore
           if (key === 'oursLogged') loggedRequests += result.requests.total
@@ -630,11 +645,23 @@ async function main() {
     }
     const load = { before: loadBefore, after: loadavg()[0] ?? 0 }
     await sleep(1000)
+    const afterLoad = rssBytes(ours.child)
+    let taskSettled: number | undefined
+    if (taskLoad.endedAt > 0) {
+      const waitMs = taskLoad.endedAt + MEMORY_GOAL.settleMs - Date.now()
+      console.log(
+        `  waiting ${Math.round(waitMs / 1000)} s: our server's memory a minute after the /task load…`,
+      )
+      await sleep(waitMs)
+      taskSettled = rssBytes(ours.child)
+    }
     const memory: Memory = {
       idle: idleRss.ours,
       peak: peakRss || undefined,
-      afterLoad: rssBytes(ours.child),
+      afterLoad,
       floorIdle: idleRss.floor,
+      taskPeak: taskLoad.peak || undefined,
+      taskSettled,
     }
     // The request log is counted once the server has stopped and its last line is out.
     await stopAll()
@@ -658,8 +685,29 @@ async function main() {
   }
 }
 
-/** Our server's resident memory: settled after start, at its peak under load, and after it. */
-type Memory = { idle?: number; peak?: number; afterLoad?: number; floorIdle?: number }
+/**
+ * Our server's resident memory: settled after start, at its peak under load, and after it; and
+ * under the `/task` load alone, its peak and a minute after it ended.
+ */
+type Memory = {
+  idle?: number
+  peak?: number
+  afterLoad?: number
+  floorIdle?: number
+  taskPeak?: number
+  taskSettled?: number
+}
+
+/** The `/task` memory goal's two verdicts, when `/task` was measured. */
+function taskMemoryVerdicts(memory: Memory) {
+  const { idle, taskPeak, taskSettled } = memory
+  if (idle === undefined || taskPeak === undefined || taskSettled === undefined) return undefined
+  const overIdle = taskSettled / idle - 1
+  return {
+    peak: { pass: taskPeak <= MEMORY_GOAL.peakMb * 1024 * 1024 },
+    settled: { overIdle, pass: overIdle <= MEMORY_GOAL.settledOverIdle },
+  }
+}
 
 /** Samples a server's RSS every 100 ms while it is loaded; `stop()` gives the highest seen. */
 function sampleRss(server: ServerProcess) {
@@ -830,6 +878,15 @@ function report(input: {
     `Memory (RSS) of ours: ${mb(memory.idle)} idle after start, ${mb(memory.peak)} at the peak under load, ` +
       `${mb(memory.afterLoad)} after it (the floor: ${mb(memory.floorIdle)} idle)`,
   )
+  const taskMemory = taskMemoryVerdicts(memory)
+  if (taskMemory) {
+    const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL')
+    lines.push(
+      `  ${verdict(taskMemory.peak.pass)}  /task load, one process: peak ${mb(memory.taskPeak)} (goal ≤ ${MEMORY_GOAL.peakMb} MB)`,
+      `  ${verdict(taskMemory.settled.pass)}  a minute after it: ${mb(memory.taskSettled)}, ` +
+        `${(taskMemory.settled.overIdle * 100).toFixed(0)}% over ${mb(memory.idle)} idle (goal within ${MEMORY_GOAL.settledOverIdle * 100}%)`,
+    )
+  }
   const answer = input.readAnswer
   if (answer) {
     lines.push(
@@ -1001,7 +1058,9 @@ function runTable(input: {
   rows.push(
     '',
     `Memory (RSS) of our server: ${mb(memory.idle)} idle after start, ${mb(memory.peak)} at the peak under load, ` +
-      `${mb(memory.afterLoad)} after it; the floor ${mb(memory.floorIdle)} idle. First-load JavaScript on \`/\`: ` +
+      `${mb(memory.afterLoad)} after it; the floor ${mb(memory.floorIdle)} idle. Under the \`/task\` load alone: ` +
+      `${mb(memory.taskPeak)} at its peak (goal ≤ ${MEMORY_GOAL.peakMb} MB), ${mb(memory.taskSettled)} a minute after ` +
+      `it (goal: within ${MEMORY_GOAL.settledOverIdle * 100}% of idle). First-load JavaScript on \`/\`: ` +
       `${fmt.kb(input.firstLoad.totalGzipBytes)} gzip, of which ${fmt.kb(input.firstLoad.oursGzipBytes)} ours ` +
       `(the rest is the framework chunk; the budget allows ours 20 KB).`,
   )

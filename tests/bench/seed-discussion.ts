@@ -4,11 +4,15 @@
  * collaborator it is shared with, who also owns 19 tasks of their own, so their `/task` lists the
  * 20 tasks the budget's signed-in page names; and, for the write path, tasks each shared with ten
  * people who each have a session and a CSRF token (posting is rate-limited per person, so
- * the load spreads over them). Run by run.ts as `node --import tsx tests/bench/seed-discussion.ts
- * <file>`: it migrates and fills the file, checkpoints it so it can be copied for every server,
- * and prints `{ taskId, cookie, comments, tasks, owner, writers }` as one JSON line.
+ * the load spreads over them). The writers' password is hashed with the app's own scrypt
+ * parameters, so signing in with it (mixed.ts) costs what a real sign-in does; `visitors` are
+ * anonymous browsers with a CSRF token each, to post the sign-in form. Run by run.ts as
+ * `node --import tsx tests/bench/seed-discussion.ts <file>`: it migrates and fills the file,
+ * checkpoints it so it can be copied for every server, and prints `{ taskId, cookie, comments,
+ * tasks, owner, writers, password, visitors }` as one JSON line.
  */
 import { eq, sql } from 'drizzle-orm'
+import { ANONYMOUS_COOKIE } from '~/auth/context.server'
 import { issueCsrfToken } from '~/auth/csrf.server'
 import { SESSION_COOKIE } from '~/auth/session-cookie.server'
 import { openDatabase } from '~/db/client.server'
@@ -16,7 +20,15 @@ import { migrateDatabase } from '~/db/migrate.server'
 import { commentRevisions, comments } from '~/db/schema'
 import { PRIORITIES, REACTION_TYPES, STATUSES } from '~/domain/constants'
 import { createSession } from '~/services/sessions.server'
-import { addReaction, createComment, createTask, createUser, shareTask } from '../helpers/factories'
+import { hashPassword } from '~/utils/crypto.server'
+import {
+  addReaction,
+  createComment,
+  createTask,
+  createUser,
+  shareTask,
+  TEST_PASSWORD,
+} from '../helpers/factories'
 
 const DISCUSSION_SIZE = 50
 /** The viewer's task list: their own tasks and the shared one. */
@@ -25,6 +37,8 @@ const TASK_LIST_SIZE = 20
 const WRITERS = 400
 /** The people each write task is shared with: the free plan's limit. */
 const WRITERS_PER_TASK = 10
+/** Anonymous browsers that post the sign-in form. */
+const VISITORS = 20
 
 const file = process.argv[2]
 if (!file) throw new Error('usage: seed-discussion.ts <database file>')
@@ -105,6 +119,7 @@ const session = await createSession(db, viewer.id)
 // The write path's tasks: their comments land here, so the measured discussion stays as it is.
 // Each is shared with as many people as the free plan allows (10), as a real team's would be.
 const writers = []
+const writerPasswordHash = await hashPassword(TEST_PASSWORD)
 for (let t = 0; t < WRITERS / WRITERS_PER_TASK; t++) {
   const writeTask = await createTask(db, {
     userId: owner.id,
@@ -114,10 +129,16 @@ for (let t = 0; t < WRITERS / WRITERS_PER_TASK; t++) {
   const emails = []
   for (let i = 0; i < WRITERS_PER_TASK; i++) {
     const n = t * WRITERS_PER_TASK + i + 1
-    const writer = await createUser(db, { name: `Writer ${n}`, email: `writer${n}@example.test` })
+    const writer = await createUser(db, {
+      name: `Writer ${n}`,
+      email: `writer${n}@example.test`,
+      passwordHash: writerPasswordHash,
+    })
     const writerSession = await createSession(db, writer.id)
     emails.push(writer.email)
     writers.push({
+      userId: writer.id,
+      email: writer.email,
       taskId: writeTask.id,
       cookie: `${SESSION_COOKIE}=${encodeURIComponent(writerSession.token)}`,
       csrf: issueCsrfToken(`session:${writerSession.id}`),
@@ -125,6 +146,10 @@ for (let t = 0; t < WRITERS / WRITERS_PER_TASK; t++) {
   }
   await shareTask(db, writeTask.id, emails)
 }
+const visitors = Array.from({ length: VISITORS }, (_, i) => {
+  const id = `bench-visitor-${i}`
+  return { cookie: `${ANONYMOUS_COOKIE}=${id}`, csrf: issueCsrfToken(`anonymous:${id}`) }
+})
 // Everything into the main file, so a plain copy of it carries the whole database.
 await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`)
 db.$client.close()
@@ -136,5 +161,7 @@ console.log(
     tasks: TASK_LIST_SIZE,
     owner: { name: owner.name, email: owner.email },
     writers,
+    password: TEST_PASSWORD,
+    visitors,
   }),
 )

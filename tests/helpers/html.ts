@@ -25,6 +25,15 @@ export function visibleText(html: string): string {
   return plain(html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' '))
 }
 
+/**
+ * The page's text as the DOM's `textContent` has it: tags removed with nothing put in their place,
+ * whitespace collapsed. Where `visibleText` would part "CI" and a badge beside it, this keeps what
+ * the markup says, so a name run into its badge ("CIRead only") shows.
+ */
+export function textContent(html: string): string {
+  return decode(html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ')).trim()
+}
+
 /** Every link as a person would read it: its text and where it goes. */
 export function links(html: string): { text: string; href: string | null }[] {
   return [...html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi)].map(([, attributes = '', inner = '']) => ({

@@ -48,14 +48,14 @@ export function SessionsSection({
           >
             <div>
               <p className="font-medium">
-                {session.device}
+                {session.device}{' '}
                 {session.isCurrent ? (
-                  <Badge tone="primary-soft" weight="normal" className="ml-2">
+                  <Badge tone="primary-soft" weight="normal" className="ml-1">
                     This device
                   </Badge>
-                ) : null}
+                ) : null}{' '}
                 {session.isSupport ? (
-                  <Badge tone="sky" weight="normal" className="ml-2">
+                  <Badge tone="sky" weight="normal" className="ml-1">
                     Support
                   </Badge>
                 ) : null}

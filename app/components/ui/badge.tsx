@@ -26,7 +26,9 @@ const weights = { semibold: 'font-semibold', medium: 'font-medium', normal: 'fon
 
 /**
  * A small rounded label: a status, a count, a tag. Pass `as="li"` for a list of tags; `isWide`
- * gives a tag's text a little more room.
+ * gives a tag's text a little more room. Beside a name in running text, put a space before it
+ * (`{' '}`, with `ml-1` for the rest of the gap): a margin alone draws a gap that the text and a
+ * screen reader do not have ("CIRead only").
  */
 export function Badge({
   tone = 'neutral',

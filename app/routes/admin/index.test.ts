@@ -21,7 +21,9 @@ import {
   type TestBrowser,
 } from '../../../tests/helpers/auth'
 import { createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
+import { renderRoute, textContent } from '../../../tests/helpers/html'
 import { callAction, callLoader } from '../../../tests/helpers/route'
+import AdminPerson, { loader as personLoader } from './person'
 
 /**
  * The admin console through real Requests and the root middleware: a 404 for everyone but a
@@ -398,5 +400,19 @@ describe('a disabled account', () => {
     expect(JSON.stringify(answer.data)).toContain(ACCOUNT_DISABLED)
     expect(sessionCookieOf(answer.headers)).toBeUndefined()
     expect(await db.select().from(sessions).where(eq(sessions.userId, person.id))).toEqual([])
+  })
+})
+
+describe('a person’s page', () => {
+  test('their status and the Admin badge beside it read as separate words', async () => {
+    const { admin, browser } = await adminBrowser()
+    const url = `/admin/people/${admin.id}`
+    const page = await get(url, browser, { loader: personLoader as Module['loader'] })
+    expect(page?.status).toBe(200)
+    const html = renderRoute(
+      { id: 'routes/admin/person', path: url, Component: AdminPerson },
+      { loaderData: page?.body },
+    )
+    expect(textContent(html)).toContain('Active Admin')
   })
 })

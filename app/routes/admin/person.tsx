@@ -121,9 +121,9 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
               </Badge>
             ) : (
               'Active'
-            )}
+            )}{' '}
             {person.isAdmin ? (
-              <Badge tone="sky" className="ml-2">
+              <Badge tone="sky" className="ml-1">
                 Admin
               </Badge>
             ) : null}
@@ -165,9 +165,9 @@ export default function AdminPerson({ loaderData, actionData }: Route.ComponentP
             {person.sessions.map((session) => (
               <li key={session.id} className="flex flex-wrap justify-between gap-2 p-3">
                 <span>
-                  {describeUserAgent(session.userAgent)}
+                  {describeUserAgent(session.userAgent)}{' '}
                   {session.impersonatorId ? (
-                    <Badge tone="sky" className="ml-2">
+                    <Badge tone="sky" className="ml-1">
                       Support
                     </Badge>
                   ) : null}

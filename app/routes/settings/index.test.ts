@@ -9,7 +9,7 @@ import { readToast } from '~/toast.server'
 import { verifyPassword } from '~/utils/crypto.server'
 import { callThroughMiddleware, cookieAttributes, signedInBrowser } from '../../../tests/helpers/auth'
 import { createTask, createTeamWorkspace, createUser, TEST_PASSWORD } from '../../../tests/helpers/factories'
-import { renderRoute, visibleText } from '../../../tests/helpers/html'
+import { renderRoute, textContent, visibleText } from '../../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../tests/helpers/route'
 import Settings, { action, loader } from './index'
 
@@ -65,6 +65,11 @@ describe('loader', () => {
       }),
       expect.objectContaining({ id: phone.session.id, device: 'Chrome on Android', isCurrent: false }),
     ])
+    const shown = renderRoute(
+      { id: 'routes/settings/index', path: '/settings', Component: Settings },
+      { loaderData: page.data },
+    )
+    expect(textContent(shown)).toContain('Safari on macOS This device')
   })
 })
 

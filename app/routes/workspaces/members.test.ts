@@ -9,7 +9,7 @@ import { inviteMember } from '~/services/workspaces/invitations.server'
 import { readToast } from '~/toast.server'
 import { signedInBrowser } from '../../../tests/helpers/auth'
 import { createTeamWorkspace, createUser } from '../../../tests/helpers/factories'
-import { buttons, renderRoute, visibleText } from '../../../tests/helpers/html'
+import { buttons, renderRoute, textContent, visibleText } from '../../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../tests/helpers/route'
 import WorkspaceMembers, { action, loader } from './members'
 
@@ -112,6 +112,7 @@ describe('the page', () => {
       '3 people of the 10 the Solo plan allows, pending invitations counted. You are its owner.',
     )
     expect(text).toContain('No pending invitations.')
+    expect(textContent(html)).toContain('Olga You')
     expect(html).toContain(`aria-label="Change role of ${ada.name}"`)
     expect(html).toContain(`aria-label="Remove ${bob.name}"`)
     expect(html).not.toContain('aria-label="Remove Olga"')
@@ -187,6 +188,7 @@ describe('invite', () => {
     const html = render((await browser.page()).data)
     expect(visibleText(html)).toContain('dan@example.test')
     expect(visibleText(html)).toContain('Invited by Ada')
+    expect(textContent(html)).toContain('dan@example.test Member')
     expect(html).toContain('aria-label="Resend the invitation to dan@example.test"')
     expect(html).toContain('aria-label="Revoke the invitation to dan@example.test"')
   })

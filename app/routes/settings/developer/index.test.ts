@@ -1,11 +1,13 @@
+import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { database } from '~/db/client.server'
+import { apiTokens } from '~/db/schema'
 import { API_TOKEN_LIMITS } from '~/domain/api-tokens'
 import { authenticateApiToken, createApiToken, TOO_MANY_TOKENS } from '~/services/api-tokens.server'
 import { toSessionUser } from '~/services/sessions.server'
 import { signedInBrowser } from '../../../../tests/helpers/auth'
 import { createUser } from '../../../../tests/helpers/factories'
-import { renderRoute, visibleText } from '../../../../tests/helpers/html'
+import { renderRoute, textContent, visibleText } from '../../../../tests/helpers/html'
 import { callAction, callLoader } from '../../../../tests/helpers/route'
 import DeveloperSettings, { action, loader } from './index'
 
@@ -81,6 +83,19 @@ describe('/settings/developer: personal API tokens', () => {
     const later = visibleText(render(listed.data))
     expect(later).toContain('Claude Desktop')
     expect(later).toContain('Read and write')
+  })
+
+  test('a token’s name and its badges read as separate words', async () => {
+    const { db, user, page } = await signedIn()
+    await createApiToken(db, user, { name: 'CI', scope: 'read', expiry: 'none' })
+    const old = await createApiToken(db, user, { name: 'Old script', scope: 'read-write', expiry: '30' })
+    await db
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, old.view.id))
+    const text = textContent(render((await page()).data))
+    expect(text).toContain('CI Read only')
+    expect(text).toContain('Old script Read and write Expired')
   })
 
   test('a form without a name or with an unknown scope is 400 beside its fields', async () => {

@@ -6,8 +6,9 @@ import { resetEnvForTests } from '~/env.server'
 import { readToast } from '~/toast.server'
 import { signedInBrowser } from '../../../../tests/helpers/auth'
 import { createUser } from '../../../../tests/helpers/factories'
+import { renderRoute, textContent } from '../../../../tests/helpers/html'
 import { buildRequest, callAction, callLoader, cookieHeaderFrom } from '../../../../tests/helpers/route'
-import { action, loader } from './index'
+import DeveloperSettings, { action, loader } from './index'
 import { action as deliveriesAction, loader as deliveriesLoader } from './webhook-deliveries'
 
 /**
@@ -125,7 +126,7 @@ describe('/settings/developer', () => {
   })
 
   test('pause, resume, test and delete each come back with a toast; a stranger’s endpoint is not found', async () => {
-    const { user, post } = await signedIn()
+    const { user, browser, post } = await signedIn()
     await post({ intent: 'add-webhook', url: 'https://hooks.example.com/x', events: ['task.created'] })
     const [endpoint] = await endpointsOf(user.id)
     const endpointId = endpoint?.id as string
@@ -134,6 +135,12 @@ describe('/settings/developer', () => {
     expect(paused).toMatchObject({ status: 302, location: '/settings/developer' })
     expect(await toastOf(paused.headers)).toMatchObject({ title: 'Endpoint paused' })
     expect((await endpointsOf(user.id))[0]?.status).toBe('paused')
+    const page = await callLoader(loader, { url: '/settings/developer', headers: { Cookie: browser.cookie } })
+    const shown = renderRoute(
+      { id: 'routes/settings/developer/index', path: '/settings/developer', Component: DeveloperSettings },
+      { loaderData: page.data },
+    )
+    expect(textContent(shown)).toContain('https://hooks.example.com/x Paused')
 
     await post({ intent: 'resume-webhook', endpointId })
     expect((await endpointsOf(user.id))[0]?.status).toBe('active')

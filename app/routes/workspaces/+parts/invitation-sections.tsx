@@ -93,12 +93,12 @@ export function InvitationsSection({
             >
               <div className="min-w-0 flex-1 basis-64">
                 <p className="font-medium break-all">
-                  {invitation.email}
-                  <Badge weight="normal" className="ml-2">
+                  {invitation.email}{' '}
+                  <Badge weight="normal" className="ml-1">
                     {ROLE_LABELS[invitation.role]}
-                  </Badge>
+                  </Badge>{' '}
                   {invitation.isExpired ? (
-                    <Badge tone="amber" weight="normal" className="ml-2">
+                    <Badge tone="amber" weight="normal" className="ml-1">
                       Expired
                     </Badge>
                   ) : null}

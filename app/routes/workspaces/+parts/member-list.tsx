@@ -65,9 +65,9 @@ export function MembersSection({
                 <Avatar name={member.name} image={member.image} />
                 <div className="min-w-0">
                   <p className="font-medium break-words">
-                    {member.name}
+                    {member.name}{' '}
                     {isSelf ? (
-                      <Badge weight="normal" className="ml-2">
+                      <Badge weight="normal" className="ml-1">
                         You
                       </Badge>
                     ) : null}

@@ -69,12 +69,12 @@ export function TokensSection({
             >
               <div>
                 <p className="font-medium">
-                  {token.name}
-                  <Badge tone="primary-soft" weight="normal" className="ml-2">
+                  {token.name}{' '}
+                  <Badge tone="primary-soft" weight="normal" className="ml-1">
                     {token.scope === 'read' ? 'Read only' : 'Read and write'}
-                  </Badge>
+                  </Badge>{' '}
                   {token.isExpired ? (
-                    <Badge weight="normal" className="ml-2">
+                    <Badge weight="normal" className="ml-1">
                       Expired
                     </Badge>
                   ) : null}

@@ -131,9 +131,9 @@ function EndpointSummary({ endpoint }: { endpoint: WebhookEndpointView }) {
   return (
     <div>
       <p className="break-all font-mono text-sm">
-        {endpoint.url}
+        {endpoint.url}{' '}
         {endpoint.status === 'paused' ? (
-          <Badge tone="amber" weight="normal" className="ml-2">
+          <Badge tone="amber" weight="normal" className="ml-1">
             Paused
           </Badge>
         ) : null}
