@@ -89,6 +89,7 @@ const GOALS: { target: string; label: string; min: number; p99Ms?: number }[] = 
   { target: 'rpcRead', label: 'getComments full answer / floor', min: 0.5, p99Ms: 50 },
   { target: 'rpcNotModified', label: 'getComments unchanged (304) / floor', min: 0.8 },
   { target: 'addComment', label: 'addComment / floor', min: 0.25 },
+  { target: 'commentForm', label: 'comment form post (no JavaScript) / floor', min: 0.25 },
   { target: 'home', label: '/ anonymous / floor page', min: 0.8 },
   { target: 'docs', label: '/docs anonymous / floor page', min: 0.8 },
   { target: 'task', label: '/task signed in, 20 tasks / floor page', min: 0.5 },
@@ -210,29 +211,54 @@ async function captureRpcRequests(discussion: Discussion) {
 }
 
 /**
- * `comments.addComment` as RPCLink posts it, each time as the next writer — with their cookie and
- * CSRF token — on the task shared with them, mentioning its owner.
+ * A comment as the next writer posts it — with their cookie and CSRF token — on the task shared
+ * with them, mentioning its owner: as RPCLink sends `comments.addComment`, or as the task modal's
+ * form sends it without JavaScript, answered with a redirect back to the modal.
  */
-function addCommentRequests({ owner, writers }: Discussion) {
-  const requestOf = (writer: Discussion['writers'][number] | undefined) => ({
-    headers: { cookie: writer?.cookie ?? '', 'x-csrf-token': writer?.csrf ?? '' },
-    body: JSON.stringify({
-      json: {
-        taskId: writer?.taskId,
-        content: `@${owner.name} the numbers look right to me; shipping it on Friday works.`,
-        mentions: [owner.email],
-      },
-    }),
-  })
+function commentRequests(
+  { owner, writers }: Discussion,
+  door: 'rpc' | 'form',
+): Omit<Target, 'id' | 'label' | 'servers'> {
+  const content = `@${owner.name} the numbers look right to me; shipping it on Friday works.`
+  const requestOf = ({
+    cookie,
+    csrf,
+    taskId,
+  }: Discussion['writers'][number]): {
+    headers: Record<string, string>
+    body: string
+  } =>
+    door === 'rpc'
+      ? {
+          headers: { cookie, 'x-csrf-token': csrf },
+          body: JSON.stringify({ json: { taskId, content, mentions: [owner.email] } }),
+        }
+      : {
+          headers: { cookie },
+          body: new URLSearchParams({
+            csrf,
+            intent: 'add',
+            taskId,
+            content,
+            mentions: owner.email,
+            redirectTo: `/task?task=${taskId}`,
+          }).toString(),
+        }
+  const [firstWriter] = writers
+  if (!firstWriter) throw new Error('the seeded discussion has no writers')
   // Each request is the next person's, across all connections, so the load spreads evenly.
   let next = 0
-  const first = requestOf(writers[0])
+  const first = requestOf(firstWriter)
   return {
     method: 'POST' as const,
-    path: '/api/rpc/comments/addComment',
-    headers: { 'content-type': 'application/json', ...first.headers },
+    path: door === 'rpc' ? '/api/rpc/comments/addComment' : '/task/comments',
+    headers: {
+      'content-type': door === 'rpc' ? 'application/json' : 'application/x-www-form-urlencoded',
+      ...first.headers,
+    },
     body: first.body,
-    nextRequest: () => requestOf(writers[next++ % writers.length]),
+    nextRequest: () => requestOf(writers[next++ % writers.length] ?? firstWriter),
+    ...(door === 'form' ? { status: 302 } : {}),
   }
 }
 
@@ -463,7 +489,14 @@ async function main() {
       {
         id: 'addComment',
         label: 'rpc addComment POST',
-        ...addCommentRequests(discussion),
+        ...commentRequests(discussion, 'rpc'),
+        servers: ['ours', 'floor'],
+      },
+      // The same comment from the task modal's form without JavaScript: its redirect back.
+      {
+        id: 'commentForm',
+        label: 'form comment POST',
+        ...commentRequests(discussion, 'form'),
         servers: ['ours', 'floor'],
       },
       page('home', '/', ['ours', 'oursLogged', 'reactRouter', 'floor']),
