@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { type Client, type InArgs, type InStatement, LibsqlError } from '@libsql/client'
+import type { Client, InArgs, InStatement } from '@libsql/client'
 import type { Database } from './client.server'
 
 /**
@@ -46,7 +46,75 @@ function isRead(statement: InStatement | [string, InArgs?]) {
 export function registerReplica(client: Client) {
   const replica: Replica = { client, position: 0, started: 0, current: undefined, quietUntil: 0 }
   replicas.set(client, replica)
+  waitForOpenTransaction(client)
   noteWritesOf(client, replica)
+}
+
+/**
+ * A replica has one connection, and while a transaction of this process holds it the client
+ * refuses anything else at once (`TRANSACTION_ACTIVE`): a request that read while a mention
+ * e-mail or a Stripe event was being recorded failed, its session not found or a 500. So the
+ * client's statements, batches, syncs and transactions wait for the transactions asked for before
+ * them to end (commit, rollback or close), then run; a transaction's own statements, on its
+ * object, run at once. The wait is short: a transaction reads and writes, nothing slower
+ * (tests/unit/transactions-without-io.test.ts). A local file has more connections than the one
+ * transaction open at a time (client.server.ts), and a libSQL server a stream per transaction:
+ * neither refuses.
+ */
+function waitForOpenTransaction(client: Client) {
+  /** The end of the last transaction asked for, until it ends. */
+  let lastEnd: Promise<void> | undefined
+  const noTransaction = async () => {
+    while (lastEnd) await lastEnd
+  }
+  const execute = client.execute.bind(client)
+  client.execute = (async (statement: InStatement, args?: InArgs) => {
+    await noTransaction()
+    return execute(statement as string, args)
+  }) as Client['execute']
+  const batch = client.batch.bind(client)
+  client.batch = (async (...args: Parameters<typeof batch>) => {
+    await noTransaction()
+    return batch(...args)
+  }) as Client['batch']
+  const sync = client.sync.bind(client)
+  client.sync = async () => {
+    await noTransaction()
+    return sync()
+  }
+  const transaction = client.transaction.bind(client)
+  client.transaction = (async (...args: Parameters<typeof transaction>) => {
+    const before = lastEnd
+    let ended!: () => void
+    const end = new Promise<void>((resolve) => {
+      ended = resolve
+    })
+    lastEnd = end
+    const done = () => {
+      if (lastEnd === end) lastEnd = undefined
+      ended()
+    }
+    await before
+    try {
+      const tx = await transaction(...args)
+      for (const name of ['commit', 'rollback'] as const) {
+        const settle = tx[name].bind(tx)
+        tx[name] = () => settle().finally(done)
+      }
+      const close = tx.close.bind(tx)
+      tx.close = () => {
+        try {
+          close()
+        } finally {
+          done()
+        }
+      }
+      return tx
+    } catch (error) {
+      done()
+      throw error
+    }
+  }) as Client['transaction']
 }
 
 /**
@@ -96,26 +164,6 @@ export function isReplica(db: Database) {
   return replicas.has(db.$client)
 }
 
-/** How long a sync waits for a transaction holding the replica's one connection: 40 × 25 ms. */
-const TRANSACTION_WAITS = 40
-const TRANSACTION_WAIT_MS = 25
-
-/**
- * A replica has one connection, and the client refuses a sync at once while a transaction of
- * this process holds it: the sync waits for the commit instead (transactions are short, decision 025).
- */
-async function syncWhenFree(client: Client) {
-  for (let wait = 1; ; wait++) {
-    try {
-      return await client.sync()
-    } catch (error) {
-      if (!(error instanceof LibsqlError && error.code === 'TRANSACTION_ACTIVE') || wait > TRANSACTION_WAITS)
-        throw error
-      await new Promise((resolve) => setTimeout(resolve, TRANSACTION_WAIT_MS))
-    }
-  }
-}
-
 /** The pauses before a failed sync is tried again: three tries at most. */
 const SYNC_RETRY_PAUSES_MS = [50, 200]
 /**
@@ -133,13 +181,13 @@ async function syncWithRetries(client: Client) {
   const started = Date.now()
   for (const pause of SYNC_RETRY_PAUSES_MS) {
     try {
-      return await syncWhenFree(client)
+      return await client.sync()
     } catch (error) {
       if (Date.now() - started + pause >= SYNC_RETRIES_WITHIN_MS) throw error
     }
     await new Promise((resolve) => setTimeout(resolve, pause))
   }
-  return syncWhenFree(client)
+  return client.sync()
 }
 
 /**
