@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database, openDatabase } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { env } from '~/env.server'
@@ -15,7 +15,8 @@ import {
 /**
  * The jobs queue: a job runs once, when due, on one runner however many there are; it is retried
  * with backoff, given up after MAX_ATTEMPTS, and picked up again if its runner died. A job
- * scheduled again under the same key keeps a waiting job's time and re-arms a running one.
+ * scheduled again under the same key keeps a waiting job's time and re-arms a running one, which
+ * runs again once the run in hand ends.
  */
 
 const db = database()
@@ -29,6 +30,15 @@ afterEach(async () => {
 async function jobRow(id: string) {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id))
   return row
+}
+
+/** A promise a handler waits on until the test opens it: a job held running. */
+function heldOpen() {
+  let open = () => {}
+  const held = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { held, open }
 }
 
 function recorder() {
@@ -87,6 +97,30 @@ describe('scheduling and running', () => {
     await runner.runDue()
     expect(runs).toHaveLength(2)
     expect(await jobRow('k3')).toBeUndefined()
+  })
+
+  test('scheduled again while it runs, the job waits for that run to end, not for another runner', async () => {
+    const gate = heldOpen()
+    let runs = 0
+    const handler: JobHandler = async () => {
+      runs += 1
+      if (runs === 1) await gate.held
+    }
+    await scheduleJob(db, { id: 'k4', type: 'hold', payload: {}, runAt: new Date(T0) })
+    const second = openDatabase({ url: env().DATABASE_URL })
+    const now = () => T0
+    const a = createJobRunner({ handlers: { hold: handler }, now })
+    const b = createJobRunner({ db: second, handlers: { hold: handler }, now })
+
+    const byA = a.runDue()
+    await vi.waitFor(() => expect(runs).toBe(1))
+    await scheduleJob(db, { id: 'k4', type: 'hold', payload: {}, runAt: new Date(T0) })
+    expect(await b.runDue()).toBe(0)
+    gate.open()
+    expect(await byA).toBe(1)
+    expect(await b.runDue()).toBe(1)
+    second.$client.close()
+    expect(runs).toBe(2)
   })
 
   test('two runners on two connections run each job exactly once', async () => {

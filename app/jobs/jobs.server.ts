@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm'
 import { type Database, database } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
@@ -32,9 +32,10 @@ export type JobHandler = (db: Database, payload: Record<string, unknown>, now: D
  * Schedules a job under a key of the caller's choosing (its id), so a job is never queued twice:
  * one already waiting keeps its time (a batch stays anchored to its first cause), and one that is
  * running, failed or finished is set to run again at `runAt` — whatever the running one does,
- * work that arrived after it started is not lost. A statement: name it in the commit of the
- * change that calls for the job (app/db/write.server.ts), so both commit or neither does; with
- * `onlyIf`, it is scheduled only when that holds as the commit reaches it.
+ * work that arrived after it started is not lost. A running one keeps its lease, so it runs again
+ * once the run in hand has ended, never beside it on another runner. A statement: name it in the
+ * commit of the change that calls for the job (app/db/write.server.ts), so both commit or neither
+ * does; with `onlyIf`, it is scheduled only when that holds as the commit reaches it.
  */
 export function scheduleJob(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`) {
   const now = new Date()
@@ -50,6 +51,21 @@ export function scheduleJob(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`
 
 type ScheduledJob = { id: string; type: string; payload: Record<string, unknown>; runAt: Date }
 
+/**
+ * The statements that make a job run at `runAt`, or sooner if it waits for later: scheduling
+ * alone keeps a waiting job's time, and new work must not wait for a retry or a recurring job's
+ * next period. For the commit that calls for the work, and only while `onlyIf` holds.
+ */
+export function scheduleJobBy(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`) {
+  return [
+    scheduleJob(db, job, onlyIf),
+    db
+      .update(jobs)
+      .set({ runAt: job.runAt })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'pending'), gt(jobs.runAt, job.runAt), onlyIf)),
+  ]
+}
+
 /** What scheduling does to a job already there (see scheduleJob). */
 function upsertJob(insert: ReturnType<typeof insertIf<typeof jobs>>) {
   const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`
@@ -61,7 +77,6 @@ function upsertJob(insert: ReturnType<typeof insertIf<typeof jobs>>) {
       status: 'pending',
       runAt: excluded(jobs.runAt),
       attempts: 0,
-      lockedUntil: null,
       lastError: null,
       updatedAt: excluded(jobs.updatedAt),
     },
@@ -145,7 +160,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   const isDue = (at: Date) =>
     or(
-      and(eq(jobs.status, 'pending'), lte(jobs.runAt, at)),
+      // Scheduled again while it ran, a job waits for that run to end (or its lease to run out).
+      and(
+        eq(jobs.status, 'pending'),
+        lte(jobs.runAt, at),
+        or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, at)),
+      ),
       // A runner that died mid-job: its lease has run out.
       and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, at)),
     )
@@ -169,6 +189,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   /** Only while the job is still ours: rescheduled meanwhile, it must stay to run again. */
   const isStillOurs = (job: Job) =>
     and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.lockedUntil, job.lockedUntil as Date))
+
+  /** The run has ended: a job scheduled again meanwhile, which kept our lease, may be claimed. */
+  const released = (job: Job) =>
+    db
+      .update(jobs)
+      .set({ lockedUntil: null })
+      .where(
+        and(eq(jobs.id, job.id), eq(jobs.status, 'pending'), eq(jobs.lockedUntil, job.lockedUntil as Date)),
+      )
 
   async function run(job: Job) {
     const handler = handlers[job.type]
@@ -195,10 +224,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
             lastError: message,
           })
           .where(isStillOurs(job)),
+        released: released(job),
       })
       return false
     }
-    await commit(db, { done: db.delete(jobs).where(isStillOurs(job)) })
+    await commit(db, { done: db.delete(jobs).where(isStillOurs(job)), released: released(job) })
     jobRuns.inc({ type: metricJobType(job.type), outcome: 'done' })
     options.onJobDone?.(job)
     return true
