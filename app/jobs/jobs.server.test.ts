@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database, openDatabase } from '~/db/client.server'
 import { jobs } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { env } from '~/env.server'
 import {
   createJobRunner,
@@ -16,7 +17,7 @@ import {
  * The jobs queue: a job runs once, when due, on one runner however many there are; it is retried
  * with backoff, given up after MAX_ATTEMPTS, and picked up again if its runner died. A job
  * scheduled again under the same key keeps a waiting job's time and re-arms a running one, which
- * runs again once the run in hand ends.
+ * runs again once the run in hand ends. A started runner runs a job queued for now at once.
  */
 
 const db = database()
@@ -40,6 +41,9 @@ function heldOpen() {
   })
   return { held, open }
 }
+
+/** Far below the runners' minute-long poll, and generous for a busy machine. */
+const WITHIN_MOMENTS = { timeout: 3_000 }
 
 function recorder() {
   const runs: { payload: Record<string, unknown>; at: number }[] = []
@@ -146,6 +150,45 @@ describe('scheduling and running', () => {
     expect(byA).toBeGreaterThan(0)
     expect(byB).toBeGreaterThan(0)
     expect(ran.sort((x, y) => x - y)).toEqual([...Array(count).keys()])
+  })
+})
+
+describe('started runners', () => {
+  // Two workers' runners on one database file, each polling only every minute: a job queued for
+  // now must start on the commit that queued it. (In one process every runner hears every commit,
+  // as server/cluster.ts makes every worker hear its siblings'.)
+  test('a job queued for now starts at once, on the free runner while the other is busy', async () => {
+    const gate = heldOpen()
+    const started: string[] = []
+    const handlers: Record<string, JobHandler> = {
+      hold: async () => {
+        started.push('hold')
+        await gate.held
+      },
+      record: async () => {
+        started.push('record')
+      },
+    }
+    const second = openDatabase({ url: env().DATABASE_URL })
+    const runners = [db, second].map((each) =>
+      createJobRunner({ db: each, handlers, pollIntervalMs: 60_000 }),
+    )
+    for (const runner of runners) runner.start()
+    // Let the first passes (at start) finish on an empty queue.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    try {
+      // Queued as the app queues work: in the commit of the change that calls for it.
+      await commit(db, { job: scheduleJob(db, { id: 'w1', type: 'hold', payload: {}, runAt: new Date() }) })
+      await vi.waitFor(() => expect(started).toEqual(['hold']), WITHIN_MOMENTS)
+      await commit(second, {
+        job: scheduleJob(second, { id: 'w2', type: 'record', payload: {}, runAt: new Date() }),
+      })
+      await vi.waitFor(() => expect(started).toEqual(['hold', 'record']), WITHIN_MOMENTS)
+    } finally {
+      gate.open()
+      await Promise.all(runners.map((runner) => runner.stop()))
+      second.$client.close()
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm'
-import { type Database, database } from '~/db/client.server'
+import { type Database, database, onCommit } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
@@ -13,7 +13,10 @@ import { withSpan } from '~/utils/tracing.server'
  * `running`, leased until `lockedUntil`), so exactly one runner wins it; a runner that dies leaves
  * the lease to run out, and the job is run again. A failure is retried with backoff and given up
  * after MAX_ATTEMPTS; a finished job is deleted (what it did — an e-mail in the outbox — is the
- * record).
+ * record). A started runner looks for due jobs after every commit of its process and, through
+ * the cluster, of its sibling workers (`kick`, server/cluster.ts), so work queued for now starts
+ * at once on whichever runner is free; the poll is for other machines' writes, for jobs that
+ * become due later, and a fallback.
  */
 
 export const MAX_ATTEMPTS = 5
@@ -143,7 +146,10 @@ export type JobRunnerOptions = {
 export type JobRunner = {
   /** Runs every job due now and returns how many finished. */
   runDue(): Promise<number>
+  /** Runs what is due now and from then on after every commit of this process, and at each poll. */
   start(): void
+  /** Looks for due jobs now rather than at the next poll: another process committed. */
+  kick(): void
   /** Stops polling and waits for the job in hand. */
   stop(): Promise<void>
 }
@@ -263,7 +269,20 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     name: 'Job runner',
   })
 
-  return { runDue, start: loop.start, stop: loop.stop }
+  let stopListening: (() => void) | undefined
+  return {
+    runDue,
+    start() {
+      stopListening ??= onCommit(loop.kick)
+      loop.start()
+    },
+    kick: loop.kick,
+    async stop() {
+      stopListening?.()
+      stopListening = undefined
+      await loop.stop()
+    },
+  }
 }
 
 // ── The process's runner ────────────────────────────────────────────────────
@@ -275,6 +294,11 @@ export function startJobRunner(options: JobRunnerOptions) {
   current ??= createJobRunner(options)
   current.start()
   return current
+}
+
+/** Wakes this process's runner: a sibling worker committed, and may have queued a job due now. */
+export function kickJobRunner() {
+  current?.kick()
 }
 
 export async function stopJobRunner() {
