@@ -30,6 +30,7 @@ import {
   startStripeReconciliation,
   stopStripeReconciliation,
 } from '~/services/payments/reconciliation.server'
+import { startWebhookFanOutWake, stopWebhookFanOutWake } from '~/services/webhooks/fan-out.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { eventStreams } from '~/streams/event-streams.server'
 import { logRequest, setLogFormat } from '~/utils/log.server'
@@ -381,6 +382,9 @@ function serve(config: Env) {
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
+  // A commit that logged an event a webhook endpoint has not heard of brings the fan-out forward.
+  startWebhookFanOutWake()
+  onShutdown(stopWebhookFanOutWake)
   // Now and hourly: events older than a stream may resume from (24 hours), expired sessions, ended
   // rate-limit windows; and the due-date reminders' job, which runs every minute, made sure of.
   startHousekeeping()
