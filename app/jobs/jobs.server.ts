@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import { type Database, database, onCommit } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
@@ -164,7 +164,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   // A label takes only the types this runner knows: a row's stray type must not grow the series.
   const metricJobType = (type: string) => (Object.hasOwn(handlers, type) ? type : 'unknown')
 
-  const isDue = (at: Date) =>
+  const isDue = (at: Date | Placeholder) =>
     or(
       // Scheduled again while it ran, a job waits for that run to end (or its lease to run out).
       and(
@@ -240,16 +240,20 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return true
   }
 
+  // Built once: a started runner reads it after every commit, so it is on every write's path.
+  const dueJobs = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(isDue(sql.placeholder('at')))
+    .orderBy(asc(jobs.runAt))
+    .limit(BATCH_SIZE)
+    .prepare()
+
   async function runDue() {
     let finished = 0
     const tried = new Set<string>()
     while (!loop.isStopping()) {
-      const due = await db
-        .select({ id: jobs.id })
-        .from(jobs)
-        .where(isDue(new Date(now())))
-        .orderBy(asc(jobs.runAt))
-        .limit(BATCH_SIZE)
+      const due = await dueJobs.execute({ at: now() })
       // A job rescheduled for now while it ran is due again at once: it waits for the next pass.
       const fresh = due.filter((job) => !tried.has(job.id))
       if (fresh.length === 0) break

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, lt, lte, notExists, or, sql } from 'drizzle-orm'
 import { type Database, database, onCommit } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
 import { events, jobs, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
 import { commit, insertIf } from '~/db/write.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
@@ -47,26 +48,7 @@ export async function scheduleWebhookFanOut(db: Database, runAt = new Date()) {
  * once (jobs.server.ts). A read when there is nothing to do; true when it brought the job forward.
  */
 async function fanOutSoon(db: Database, now = new Date()) {
-  const isFanOutDueOrRunning = db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.id, WEBHOOK_FAN_OUT_JOB),
-        or(eq(jobs.status, 'running'), and(eq(jobs.status, 'pending'), lte(jobs.runAt, now))),
-      ),
-    )
-  const [behind] = await db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.status, 'active'),
-        lt(webhookEndpoints.cursor, sql`(SELECT max(${events.id}) FROM ${events})`),
-        notExists(isFanOutDueOrRunning),
-      ),
-    )
-    .limit(1)
+  const [behind] = await endpointBehind(db).execute({ now: now.getTime() })
   if (!behind) return false
   await commit(db, {
     job: scheduleJobBy(db, { id: WEBHOOK_FAN_OUT_JOB, type: WEBHOOK_FAN_OUT_JOB, payload: {}, runAt: now }),
@@ -78,6 +60,34 @@ async function fanOutSoon(db: Database, now = new Date()) {
  * One run; the next is scheduled as it ends, failed or not: a failure waits one period, not the
  * runner's backoff.
  */
+/** fanOutSoon's read, built once: it follows every commit. */
+const endpointBehind = preparedPerDatabase((db) => {
+  const isFanOutDueOrRunning = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.id, WEBHOOK_FAN_OUT_JOB),
+        or(
+          eq(jobs.status, 'running'),
+          and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql.placeholder('now'))),
+        ),
+      ),
+    )
+  return db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.status, 'active'),
+        lt(webhookEndpoints.cursor, sql`(SELECT max(${events.id}) FROM ${events})`),
+        notExists(isFanOutDueOrRunning),
+      ),
+    )
+    .limit(1)
+    .prepare()
+})
+
 export async function runWebhookFanOutJob(db: Database, _payload: Record<string, unknown>, now: Date) {
   try {
     return await fanOutEvents(db, now)
