@@ -21,7 +21,7 @@ import {
   isTracingConfigured,
   requestedLogFormat,
 } from '~/env.server'
-import { jobsQueueState, startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
+import { jobsQueueState, kickJobRunner, startJobRunner, stopJobRunner } from '~/jobs/jobs.server'
 import { securityHeaders } from '~/security.server'
 import { warmContent } from '~/services/content.server'
 import { startHousekeeping, stopHousekeeping } from '~/services/housekeeping.server'
@@ -30,6 +30,7 @@ import {
   startStripeReconciliation,
   stopStripeReconciliation,
 } from '~/services/payments/reconciliation.server'
+import { startWebhookFanOutWake, stopWebhookFanOutWake } from '~/services/webhooks/fan-out.server'
 import { onShutdown, runShutdownHooks } from '~/shutdown.server'
 import { eventStreams } from '~/streams/event-streams.server'
 import { logRequest, setLogFormat } from '~/utils/log.server'
@@ -376,10 +377,14 @@ function serve(config: Env) {
   // Every instance delivers the shared outbox; stopping lets the e-mail in flight finish first.
   startOutboxWorker()
   onShutdown(stopOutboxWorker)
-  // Likewise for deferred work (mention e-mails): any instance may run a due job, exactly once.
+  // Likewise for deferred work (mention e-mails): any instance may run a due job, exactly once,
+  // looking at once after every commit of this process or a sibling worker (below).
   // A finished job may have queued e-mail: the outbox is woken to send it now.
   startJobRunner({ handlers: jobHandlers, onJobDone: kickOutbox })
   onShutdown(stopJobRunner)
+  // A commit that logged an event a webhook endpoint has not heard of brings the fan-out forward.
+  startWebhookFanOutWake()
+  onShutdown(stopWebhookFanOutWake)
   // Now and hourly: events older than a stream may resume from (24 hours), expired sessions, ended
   // rate-limit windows; and the due-date reminders' job, which runs every minute, made sure of.
   startHousekeeping()
@@ -392,7 +397,10 @@ function serve(config: Env) {
   // One set of streams per process, whether the door ahead of the router or the route serves them.
   const streams = eventStreams()
   onShutdown(() => streams.close())
-  joinSiblings(streams.broadcaster)
+  joinSiblings(() => {
+    streams.broadcaster.nudge()
+    kickJobRunner()
+  })
   // In the background: a visitor never waits for a compilation (the build precompiled them already
   // when it ran scripts/build-content.ts); a bad content file is reported here, and on its pages.
   warmContent().catch((error) => console.error(error instanceof Error ? error.message : error))

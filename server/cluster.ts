@@ -7,19 +7,20 @@ import { onCommit } from '~/db/client.server'
  * one port (the primary hands them connections in turn) and one WAL database file.
  */
 
-/** What a worker tells its siblings, through the primary, after it commits: read the event log. */
-const EVENTS_COMMITTED = { type: 'threadwork:events-committed' } as const
+/**
+ * What a worker tells its siblings, through the primary, after it commits: the event log may
+ * have grown, and a job may be due now.
+ */
+const COMMITTED = { type: 'threadwork:committed' } as const
 
 /** How long the primary waits for its workers to drain: each forces its own exit after 10 s. */
 const DRAIN_LIMIT_MS = 12_000
 
 const ignore = () => {}
 
-function isEventsCommitted(message: unknown) {
+function isCommitted(message: unknown) {
   return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { type?: unknown }).type === EVENTS_COMMITTED.type
+    typeof message === 'object' && message !== null && (message as { type?: unknown }).type === COMMITTED.type
   )
 }
 
@@ -53,10 +54,10 @@ export function runPrimary({
   }
 
   cluster.on('message', (from, message) => {
-    if (!isEventsCommitted(message)) return
+    if (!isCommitted(message)) return
     for (const sibling of Object.values(cluster.workers ?? {})) {
       // A sibling that is going away needs no nudge: a failed send is ignored, not an error event.
-      if (sibling && sibling !== from && sibling.isConnected()) sibling.send(EVENTS_COMMITTED, ignore)
+      if (sibling && sibling !== from && sibling.isConnected()) sibling.send(COMMITTED, ignore)
     }
   })
 
@@ -105,11 +106,11 @@ export function runPrimary({
 
 /**
  * In a worker: tells the siblings after each commit of this process (at most once per turn of
- * the event loop, however many commits it made), and nudges this process's broadcaster when a
- * sibling commits, so an event reaches every worker's streams at once instead of at the next poll.
- * Does nothing outside a cluster.
+ * the event loop, however many commits it made), and calls `onSiblingCommit` when a sibling
+ * commits, so its event reaches every worker's streams, and the job it queued for now every
+ * worker's runner, at once instead of at the next poll. Does nothing outside a cluster.
  */
-export function joinSiblings(broadcaster: { nudge(): void }) {
+export function joinSiblings(onSiblingCommit: () => void) {
   if (!cluster.isWorker) return
   let isAnnouncing = false
   onCommit(() => {
@@ -117,11 +118,11 @@ export function joinSiblings(broadcaster: { nudge(): void }) {
     isAnnouncing = true
     setImmediate(() => {
       isAnnouncing = false
-      if (process.connected) process.send?.(EVENTS_COMMITTED, undefined, undefined, ignore)
+      if (process.connected) process.send?.(COMMITTED, undefined, undefined, ignore)
     })
   })
   process.on('message', (message) => {
-    if (isEventsCommitted(message)) broadcaster.nudge()
+    if (isCommitted(message)) onSiblingCommit()
   })
 }
 

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { database, openDatabase } from '~/db/client.server'
 import { jobs } from '~/db/schema'
+import { commit } from '~/db/write.server'
 import { env } from '~/env.server'
 import {
   createJobRunner,
@@ -15,7 +16,8 @@ import {
 /**
  * The jobs queue: a job runs once, when due, on one runner however many there are; it is retried
  * with backoff, given up after MAX_ATTEMPTS, and picked up again if its runner died. A job
- * scheduled again under the same key keeps a waiting job's time and re-arms a running one.
+ * scheduled again under the same key keeps a waiting job's time and re-arms a running one, which
+ * runs again once the run in hand ends. A started runner runs a job queued for now at once.
  */
 
 const db = database()
@@ -30,6 +32,18 @@ async function jobRow(id: string) {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id))
   return row
 }
+
+/** A promise a handler waits on until the test opens it: a job held running. */
+function heldOpen() {
+  let open = () => {}
+  const held = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { held, open }
+}
+
+/** Far below the runners' minute-long poll, and generous for a busy machine. */
+const WITHIN_MOMENTS = { timeout: 3_000 }
 
 function recorder() {
   const runs: { payload: Record<string, unknown>; at: number }[] = []
@@ -89,6 +103,30 @@ describe('scheduling and running', () => {
     expect(await jobRow('k3')).toBeUndefined()
   })
 
+  test('scheduled again while it runs, the job waits for that run to end, not for another runner', async () => {
+    const gate = heldOpen()
+    let runs = 0
+    const handler: JobHandler = async () => {
+      runs += 1
+      if (runs === 1) await gate.held
+    }
+    await scheduleJob(db, { id: 'k4', type: 'hold', payload: {}, runAt: new Date(T0) })
+    const second = openDatabase({ url: env().DATABASE_URL })
+    const now = () => T0
+    const a = createJobRunner({ handlers: { hold: handler }, now })
+    const b = createJobRunner({ db: second, handlers: { hold: handler }, now })
+
+    const byA = a.runDue()
+    await vi.waitFor(() => expect(runs).toBe(1))
+    await scheduleJob(db, { id: 'k4', type: 'hold', payload: {}, runAt: new Date(T0) })
+    expect(await b.runDue()).toBe(0)
+    gate.open()
+    expect(await byA).toBe(1)
+    expect(await b.runDue()).toBe(1)
+    second.$client.close()
+    expect(runs).toBe(2)
+  })
+
   test('two runners on two connections run each job exactly once', async () => {
     const count = 12
     for (let n = 0; n < count; n++) {
@@ -112,6 +150,45 @@ describe('scheduling and running', () => {
     expect(byA).toBeGreaterThan(0)
     expect(byB).toBeGreaterThan(0)
     expect(ran.sort((x, y) => x - y)).toEqual([...Array(count).keys()])
+  })
+})
+
+describe('started runners', () => {
+  // Two workers' runners on one database file, each polling only every minute: a job queued for
+  // now must start on the commit that queued it. (In one process every runner hears every commit,
+  // as server/cluster.ts makes every worker hear its siblings'.)
+  test('a job queued for now starts at once, on the free runner while the other is busy', async () => {
+    const gate = heldOpen()
+    const started: string[] = []
+    const handlers: Record<string, JobHandler> = {
+      hold: async () => {
+        started.push('hold')
+        await gate.held
+      },
+      record: async () => {
+        started.push('record')
+      },
+    }
+    const second = openDatabase({ url: env().DATABASE_URL })
+    const runners = [db, second].map((each) =>
+      createJobRunner({ db: each, handlers, pollIntervalMs: 60_000 }),
+    )
+    for (const runner of runners) runner.start()
+    // Let the first passes (at start) finish on an empty queue.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    try {
+      // Queued as the app queues work: in the commit of the change that calls for it.
+      await commit(db, { job: scheduleJob(db, { id: 'w1', type: 'hold', payload: {}, runAt: new Date() }) })
+      await vi.waitFor(() => expect(started).toEqual(['hold']), WITHIN_MOMENTS)
+      await commit(second, {
+        job: scheduleJob(second, { id: 'w2', type: 'record', payload: {}, runAt: new Date() }),
+      })
+      await vi.waitFor(() => expect(started).toEqual(['hold', 'record']), WITHIN_MOMENTS)
+    } finally {
+      gate.open()
+      await Promise.all(runners.map((runner) => runner.stop()))
+      second.$client.close()
+    }
   })
 })
 

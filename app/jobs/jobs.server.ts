@@ -1,5 +1,5 @@
-import { and, asc, eq, lte, ne, or, type SQL, sql } from 'drizzle-orm'
-import { type Database, database } from '~/db/client.server'
+import { and, asc, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm'
+import { type Database, database, onCommit } from '~/db/client.server'
 import { jobs } from '~/db/schema'
 import { type Builder, commit, insertIf, prepareStep } from '~/db/write.server'
 import { createBackgroundLoop } from '~/utils/background-loop.server'
@@ -13,7 +13,10 @@ import { withSpan } from '~/utils/tracing.server'
  * `running`, leased until `lockedUntil`), so exactly one runner wins it; a runner that dies leaves
  * the lease to run out, and the job is run again. A failure is retried with backoff and given up
  * after MAX_ATTEMPTS; a finished job is deleted (what it did — an e-mail in the outbox — is the
- * record).
+ * record). A started runner looks for due jobs after every commit of its process and, through
+ * the cluster, of its sibling workers (`kick`, server/cluster.ts), so work queued for now starts
+ * at once on whichever runner is free; the poll is for other machines' writes, for jobs that
+ * become due later, and a fallback.
  */
 
 export const MAX_ATTEMPTS = 5
@@ -32,9 +35,10 @@ export type JobHandler = (db: Database, payload: Record<string, unknown>, now: D
  * Schedules a job under a key of the caller's choosing (its id), so a job is never queued twice:
  * one already waiting keeps its time (a batch stays anchored to its first cause), and one that is
  * running, failed or finished is set to run again at `runAt` — whatever the running one does,
- * work that arrived after it started is not lost. A statement: name it in the commit of the
- * change that calls for the job (app/db/write.server.ts), so both commit or neither does; with
- * `onlyIf`, it is scheduled only when that holds as the commit reaches it.
+ * work that arrived after it started is not lost. A running one keeps its lease, so it runs again
+ * once the run in hand has ended, never beside it on another runner. A statement: name it in the
+ * commit of the change that calls for the job (app/db/write.server.ts), so both commit or neither
+ * does; with `onlyIf`, it is scheduled only when that holds as the commit reaches it.
  */
 export function scheduleJob(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`) {
   const now = new Date()
@@ -50,6 +54,21 @@ export function scheduleJob(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`
 
 type ScheduledJob = { id: string; type: string; payload: Record<string, unknown>; runAt: Date }
 
+/**
+ * The statements that make a job run at `runAt`, or sooner if it waits for later: scheduling
+ * alone keeps a waiting job's time, and new work must not wait for a retry or a recurring job's
+ * next period. For the commit that calls for the work, and only while `onlyIf` holds.
+ */
+export function scheduleJobBy(db: Builder, job: ScheduledJob, onlyIf: SQL = sql`1`) {
+  return [
+    scheduleJob(db, job, onlyIf),
+    db
+      .update(jobs)
+      .set({ runAt: job.runAt })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'pending'), gt(jobs.runAt, job.runAt), onlyIf)),
+  ]
+}
+
 /** What scheduling does to a job already there (see scheduleJob). */
 function upsertJob(insert: ReturnType<typeof insertIf<typeof jobs>>) {
   const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`
@@ -61,7 +80,6 @@ function upsertJob(insert: ReturnType<typeof insertIf<typeof jobs>>) {
       status: 'pending',
       runAt: excluded(jobs.runAt),
       attempts: 0,
-      lockedUntil: null,
       lastError: null,
       updatedAt: excluded(jobs.updatedAt),
     },
@@ -128,7 +146,10 @@ export type JobRunnerOptions = {
 export type JobRunner = {
   /** Runs every job due now and returns how many finished. */
   runDue(): Promise<number>
+  /** Runs what is due now and from then on after every commit of this process, and at each poll. */
   start(): void
+  /** Looks for due jobs now rather than at the next poll: another process committed. */
+  kick(): void
   /** Stops polling and waits for the job in hand. */
   stop(): Promise<void>
 }
@@ -143,9 +164,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   // A label takes only the types this runner knows: a row's stray type must not grow the series.
   const metricJobType = (type: string) => (Object.hasOwn(handlers, type) ? type : 'unknown')
 
-  const isDue = (at: Date) =>
+  const isDue = (at: Date | Placeholder) =>
     or(
-      and(eq(jobs.status, 'pending'), lte(jobs.runAt, at)),
+      // Scheduled again while it ran, a job waits for that run to end (or its lease to run out).
+      and(
+        eq(jobs.status, 'pending'),
+        lte(jobs.runAt, at),
+        or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, at)),
+      ),
       // A runner that died mid-job: its lease has run out.
       and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, at)),
     )
@@ -169,6 +195,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   /** Only while the job is still ours: rescheduled meanwhile, it must stay to run again. */
   const isStillOurs = (job: Job) =>
     and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.lockedUntil, job.lockedUntil as Date))
+
+  /** The run has ended: a job scheduled again meanwhile, which kept our lease, may be claimed. */
+  const released = (job: Job) =>
+    db
+      .update(jobs)
+      .set({ lockedUntil: null })
+      .where(
+        and(eq(jobs.id, job.id), eq(jobs.status, 'pending'), eq(jobs.lockedUntil, job.lockedUntil as Date)),
+      )
 
   async function run(job: Job) {
     const handler = handlers[job.type]
@@ -195,25 +230,30 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
             lastError: message,
           })
           .where(isStillOurs(job)),
+        released: released(job),
       })
       return false
     }
-    await commit(db, { done: db.delete(jobs).where(isStillOurs(job)) })
+    await commit(db, { done: db.delete(jobs).where(isStillOurs(job)), released: released(job) })
     jobRuns.inc({ type: metricJobType(job.type), outcome: 'done' })
     options.onJobDone?.(job)
     return true
   }
 
+  // Built once: a started runner reads it after every commit, so it is on every write's path.
+  const dueJobs = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(isDue(sql.placeholder('at')))
+    .orderBy(asc(jobs.runAt))
+    .limit(BATCH_SIZE)
+    .prepare()
+
   async function runDue() {
     let finished = 0
     const tried = new Set<string>()
     while (!loop.isStopping()) {
-      const due = await db
-        .select({ id: jobs.id })
-        .from(jobs)
-        .where(isDue(new Date(now())))
-        .orderBy(asc(jobs.runAt))
-        .limit(BATCH_SIZE)
+      const due = await dueJobs.execute({ at: now() })
       // A job rescheduled for now while it ran is due again at once: it waits for the next pass.
       const fresh = due.filter((job) => !tried.has(job.id))
       if (fresh.length === 0) break
@@ -233,7 +273,20 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     name: 'Job runner',
   })
 
-  return { runDue, start: loop.start, stop: loop.stop }
+  let stopListening: (() => void) | undefined
+  return {
+    runDue,
+    start() {
+      stopListening ??= onCommit(loop.kick)
+      loop.start()
+    },
+    kick: loop.kick,
+    async stop() {
+      stopListening?.()
+      stopListening = undefined
+      await loop.stop()
+    },
+  }
 }
 
 // ── The process's runner ────────────────────────────────────────────────────
@@ -245,6 +298,11 @@ export function startJobRunner(options: JobRunnerOptions) {
   current ??= createJobRunner(options)
   current.start()
   return current
+}
+
+/** Wakes this process's runner: a sibling worker committed, and may have queued a job due now. */
+export function kickJobRunner() {
+  current?.kick()
 }
 
 export async function stopJobRunner() {

@@ -4,7 +4,8 @@ import { errorLine } from './log.server'
  * The loop behind the server's background work (the outbox, the jobs runner, housekeeping,
  * Stripe reconciliation): a pass now and then one every `intervalMs`, never two at once; `kick()`
  * asks for a pass at once (or right after the one running); `stop()` schedules nothing more and
- * waits for the pass in hand. A pass's writes wait for the database's write lock as every write
+ * waits for the pass in hand. Without `intervalMs` it never polls: it passes when started and when
+ * kicked. A pass's writes wait for the database's write lock as every write
  * does (`commit` and `commitAfterReading`, app/db/write.server.ts): another worker writing makes
  * a pass wait, not fail; only a lock held past every retry reaches the log, like any failure.
  */
@@ -18,7 +19,7 @@ export type BackgroundLoop = {
 
 export function createBackgroundLoop(options: {
   pass: () => Promise<unknown>
-  intervalMs: number
+  intervalMs?: number
   /**
    * Names the loop in the log. A pass that throws (the database unavailable, a bug) is logged as
    * one line, once for a run of failing passes, and the first pass that works again says so: a
@@ -37,11 +38,9 @@ export function createBackgroundLoop(options: {
 
   function schedule() {
     clearTimeout(timer)
-    if (!isPolling || isStopping) return
-    timer = setTimeout(
-      runPass,
-      hasFailed ? (options.retryIntervalMs ?? options.intervalMs) : options.intervalMs,
-    )
+    const delayMs = hasFailed ? (options.retryIntervalMs ?? options.intervalMs) : options.intervalMs
+    if (!isPolling || isStopping || delayMs === undefined) return
+    timer = setTimeout(runPass, delayMs)
     // A waiting loop must never keep a process (a test run, a CLI script) alive.
     timer.unref()
   }
@@ -52,21 +51,21 @@ export function createBackgroundLoop(options: {
       return
     }
     clearTimeout(timer)
+    isKickedDuringPass = false
     pass = (async () => {
-      do {
-        isKickedDuringPass = false
-        try {
-          await options.pass()
-          if (hasFailed) console.log(`${options.name} works again`)
-          hasFailed = false
-        } catch (error) {
-          if (!hasFailed) console.error(`${options.name} failed:`, errorLine(error))
-          hasFailed = true
-        }
-      } while (isKickedDuringPass && !isStopping)
+      try {
+        await options.pass()
+        if (hasFailed) console.log(`${options.name} works again`)
+        hasFailed = false
+      } catch (error) {
+        if (!hasFailed) console.error(`${options.name} failed:`, errorLine(error))
+        hasFailed = true
+      }
     })().finally(() => {
       pass = undefined
-      schedule()
+      // Checked here, not as the pass returns: a kick in between must not be lost.
+      if (isKickedDuringPass && !isStopping) runPass()
+      else schedule()
     })
   }
 

@@ -1,9 +1,9 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, like } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { database } from '~/db/client.server'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { database, openDatabase } from '~/db/client.server'
 import {
   emailOutbox,
   jobs,
@@ -27,7 +27,12 @@ import {
   resumeWebhookEndpoint,
   sendTestEvent,
 } from '~/services/webhooks/endpoints.server'
-import { scheduleWebhookFanOut, WEBHOOK_FAN_OUT_JOB } from '~/services/webhooks/fan-out.server'
+import {
+  scheduleWebhookFanOut,
+  startWebhookFanOutWake,
+  stopWebhookFanOutWake,
+  WEBHOOK_FAN_OUT_JOB,
+} from '~/services/webhooks/fan-out.server'
 import type { WebhookEventType } from '~/services/webhooks/webhook-schemas'
 import { WEBHOOK_EVENT_TYPES } from '~/services/webhooks/webhook-schemas'
 import { createUser } from '../helpers/factories'
@@ -106,6 +111,20 @@ async function newEndpoint(
   events: WebhookEventType[] = WEBHOOK_EVENT_TYPES,
 ) {
   return addWebhookEndpoint(db, viewerOf(owner), { url: receiverUrl, events })
+}
+
+/** A new endpoint that has been sent one message, of a new task named `text`. */
+async function oneMessageDelivered(text: string) {
+  const owner = await createUser(db)
+  const { id: endpointId, secret } = await newEndpoint(owner)
+  await createTask(db, viewerOf(owner), fields({ text }))
+  await runQueueAt(Date.now())
+  const [first] = received
+  const [delivery] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+  return { owner, endpointId, secret, first, delivery }
 }
 
 /** Verifies a received message the way a receiver would, with the endpoint's secret. */
@@ -233,15 +252,7 @@ describe('delivering', () => {
   })
 
   test('"Redeliver" sends the same message again, under the same webhook-id', async () => {
-    const owner = await createUser(db)
-    const { id: endpointId, secret } = await newEndpoint(owner)
-    await createTask(db, viewerOf(owner), fields({ text: 'Again' }))
-    await runQueueAt(Date.now())
-    const [first] = received
-    const [delivery] = await db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.endpointId, endpointId))
+    const { owner, endpointId, secret, first, delivery } = await oneMessageDelivered('Again')
 
     await redeliver(db, viewerOf(owner), endpointId, delivery?.id as string)
     await runQueueAt(Date.now())
@@ -277,6 +288,71 @@ describe('delivering', () => {
     await createTask(db, viewerOf(owner), fields({ text: 'After resuming' }))
     await runQueueAt(Date.now())
     expect(received.map((message) => JSON.parse(message.body).data.text)).toEqual(['After resuming'])
+  })
+})
+
+describe('without waiting for a poll', () => {
+  /** Far below the runners' minute-long poll, and generous for a busy machine. */
+  const WITHIN_MOMENTS = { timeout: 3_000 }
+  const isDeliveriesJob = like(jobs.id, `${WEBHOOK_DELIVERIES_JOB}:%`)
+  let stopWorkers: (() => Promise<void>) | undefined
+
+  afterEach(async () => {
+    await stopWorkers?.()
+    stopWorkers = undefined
+  })
+
+  /**
+   * Two workers as the cluster runs them, on two connections to one database file: each a runner
+   * that polls only every minute, and the fan-out's next period a minute away, so only the
+   * wake-up after a commit can deliver within the test's timeout. (In one process every runner
+   * hears every commit, as server/cluster.ts makes every worker hear its siblings'.) Answers the
+   * second worker's connection.
+   */
+  async function startTwoWorkers() {
+    const second = openDatabase({ url: env().DATABASE_URL })
+    await db.delete(jobs).where(eq(jobs.id, WEBHOOK_FAN_OUT_JOB))
+    await scheduleWebhookFanOut(db, new Date(Date.now() + MINUTE))
+    const runners = [db, second].map((each) =>
+      createJobRunner({ db: each, handlers: jobHandlers, pollIntervalMs: MINUTE, logError: () => {} }),
+    )
+    for (const runner of runners) runner.start()
+    startWebhookFanOutWake(db)
+    stopWorkers = async () => {
+      await stopWebhookFanOutWake()
+      await Promise.all(runners.map((runner) => runner.stop()))
+      second.$client.close()
+    }
+    // Let the first passes (at start) finish on a queue with nothing due.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    return second
+  }
+
+  test('a change reaches the receiver within moments, on either worker', async () => {
+    const owner = await createUser(db)
+    const { secret } = await newEndpoint(owner)
+    const second = await startTwoWorkers()
+
+    await createTask(second, viewerOf(owner), fields({ text: 'Tell them now' }))
+
+    await vi.waitFor(() => expect(received).toHaveLength(1), WITHIN_MOMENTS)
+    expect(verified(received[0] as Received, secret)).toMatchObject({
+      type: 'task.created',
+      data: { text: 'Tell them now' },
+    })
+    // Once: the job queued again while a run had it waited for that run instead of racing it.
+    await vi.waitFor(async () => expect(await db.select().from(jobs).where(isDeliveriesJob)).toEqual([]))
+    expect(received).toHaveLength(1)
+  })
+
+  test('"Redeliver" reaches the receiver within moments', async () => {
+    const { owner, endpointId, first, delivery } = await oneMessageDelivered('Again, now')
+    const second = await startTwoWorkers()
+
+    await redeliver(second, viewerOf(owner), endpointId, delivery?.id as string)
+
+    await vi.waitFor(() => expect(received).toHaveLength(2), WITHIN_MOMENTS)
+    expect(received[1]?.id).toBe(first?.id)
   })
 })
 

@@ -1,11 +1,11 @@
-import { and, asc, eq, gt, lte, min, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, lte, min, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { jobs, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
+import { users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
 import { type Builder, commit, wroteJustBefore } from '~/db/write.server'
 import { emailStatement } from '~/email/outbox.server'
 import { webhookPausedMessage } from '~/email/templates.server'
 import { env } from '~/env.server'
-import { type JobHandler, scheduleJob } from '~/jobs/jobs.server'
+import { type JobHandler, scheduleJob, scheduleJobBy } from '~/jobs/jobs.server'
 import { webhookDeliveries as deliveriesMetric } from '~/utils/metrics.server'
 import { type SendOptions, sendMessage } from './send.server'
 
@@ -31,20 +31,13 @@ function webhookRetryDelayMs(attempts: number) {
 }
 
 /**
- * The statements that make an endpoint's job run at `runAt`, or sooner if it waits for later (a
- * retry): scheduling alone keeps a waiting job's time, and a new message must not wait for an
- * older one's retry. For the commit that queues the message, and only while `onlyIf` holds (the
- * person's own endpoint): a refused request queues nothing.
+ * The statements that make an endpoint's job run at `runAt`, or sooner if it waits for a retry:
+ * a new message must not wait for an older one's. For the commit that queues the message, and
+ * only while `onlyIf` holds (the person's own endpoint): a refused request queues nothing.
  */
 export function deliverSoon(db: Builder, endpointId: string, runAt: Date, onlyIf: SQL = sql`1`) {
   const id = `${WEBHOOK_DELIVERIES_JOB}:${endpointId}`
-  return [
-    scheduleJob(db, { id, type: WEBHOOK_DELIVERIES_JOB, payload: { endpointId }, runAt }, onlyIf),
-    db
-      .update(jobs)
-      .set({ runAt })
-      .where(and(eq(jobs.id, id), eq(jobs.status, 'pending'), gt(jobs.runAt, runAt), onlyIf)),
-  ]
+  return scheduleJobBy(db, { id, type: WEBHOOK_DELIVERIES_JOB, payload: { endpointId }, runAt }, onlyIf)
 }
 
 /** The job's handler; tests hand in their own resolver (no name needs the internet). */

@@ -1,9 +1,11 @@
-import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm'
-import type { Database } from '~/db/client.server'
-import { events, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
+import { and, asc, eq, gte, inArray, lt, lte, notExists, or, sql } from 'drizzle-orm'
+import { type Database, database, onCommit } from '~/db/client.server'
+import { preparedPerDatabase } from '~/db/prepared.server'
+import { events, jobs, users, webhookDeliveries, webhookEndpoints } from '~/db/schema'
 import { commit, insertIf } from '~/db/write.server'
 import { eventLogHead, type LoggedEvent, readEventsAfter } from '~/events/log.server'
-import { scheduleJob } from '~/jobs/jobs.server'
+import { scheduleJob, scheduleJobBy } from '~/jobs/jobs.server'
+import { type BackgroundLoop, createBackgroundLoop } from '~/utils/background-loop.server'
 import { readComment } from '../comment-views.server'
 import { isDomainError } from '../errors'
 import type { Actor } from '../session-user'
@@ -21,7 +23,9 @@ import type { WebhookEventType } from './webhook-schemas'
  * per event and endpoint. The message's body is rendered now, by the reads the RPC endpoint answers
  * with, as the endpoint's owner would be shown it, and kept: every retry and redelivery sends
  * the same body under the same `webhook-id`. Message rows, cursor and job commit together, each
- * cursor guarded by its old value, so two runs never queue an event twice.
+ * cursor guarded by its old value, so two runs never queue an event twice. The job runs every few
+ * seconds, and at once after a commit of this process that logged an event an endpoint has not
+ * heard of (fanOutSoon).
  */
 
 export const WEBHOOK_FAN_OUT_JOB = 'webhook-fan-out'
@@ -37,9 +41,59 @@ export async function scheduleWebhookFanOut(db: Database, runAt = new Date()) {
   })
 }
 
+/**
+ * Brings the fan-out forward to now when an active endpoint has not been given the log's newest
+ * event and the job is neither due nor running (a run reschedules itself as it ends, and that
+ * commit calls this again for what came meanwhile). Queued for now, the job wakes the runners at
+ * once (jobs.server.ts). A read when there is nothing to do; true when it brought the job forward.
+ */
+async function fanOutSoon(db: Database, now = new Date()) {
+  const [behind] = await endpointBehind(db).execute({ now: now.getTime() })
+  if (!behind) return false
+  await commit(db, {
+    job: scheduleJobBy(db, { id: WEBHOOK_FAN_OUT_JOB, type: WEBHOOK_FAN_OUT_JOB, payload: {}, runAt: now }),
+  })
+  return true
+}
+
+/**
+ * One run; the next is scheduled as it ends, failed or not: a failure waits one period, not the
+ * runner's backoff.
+ */
+/** fanOutSoon's read, built once: it follows every commit. */
+const endpointBehind = preparedPerDatabase((db) => {
+  const isFanOutDueOrRunning = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.id, WEBHOOK_FAN_OUT_JOB),
+        or(
+          eq(jobs.status, 'running'),
+          and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql.placeholder('now'))),
+        ),
+      ),
+    )
+  return db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.status, 'active'),
+        lt(webhookEndpoints.cursor, sql`(SELECT max(${events.id}) FROM ${events})`),
+        notExists(isFanOutDueOrRunning),
+      ),
+    )
+    .limit(1)
+    .prepare()
+})
+
 export async function runWebhookFanOutJob(db: Database, _payload: Record<string, unknown>, now: Date) {
-  await scheduleWebhookFanOut(db, new Date(now.getTime() + RUN_EVERY_MS))
-  return fanOutEvents(db, now)
+  try {
+    return await fanOutEvents(db, now)
+  } finally {
+    await scheduleWebhookFanOut(db, new Date(now.getTime() + RUN_EVERY_MS))
+  }
 }
 
 /** The webhook type of a logged event, or null for one webhooks do not carry (reactions, chats). */
@@ -245,4 +299,31 @@ export function messageBody(type: string, at: Date, data: unknown) {
   if (Buffer.byteLength(body) <= MAX_BODY_BYTES) return body
   const { id, taskId } = data as { id?: string; taskId?: string }
   return JSON.stringify({ type, timestamp: at.toISOString(), data: { id, taskId, isTruncated: true } })
+}
+
+// ── The process's wake-up ───────────────────────────────────────────────────
+
+let wake: BackgroundLoop | undefined
+let stopListening: (() => void) | undefined
+
+/**
+ * Runs fanOutSoon after every commit of this process (the server starts it at boot), one at a
+ * time. The process that logged an event is the one to notice it: a sibling worker's commits
+ * wake their own process's check, and another machine's are found by the job's period.
+ */
+export function startWebhookFanOutWake(db = database()) {
+  wake ??= createBackgroundLoop({
+    pass: () => fanOutSoon(db),
+    name: 'Bringing the webhook fan-out forward',
+  })
+  stopListening ??= onCommit(wake.kick)
+  wake.start()
+}
+
+export async function stopWebhookFanOutWake() {
+  stopListening?.()
+  stopListening = undefined
+  const loop = wake
+  wake = undefined
+  await loop?.stop()
 }
