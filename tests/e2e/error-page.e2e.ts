@@ -58,6 +58,9 @@ async function expectErrorScreen(page: Page, status: number) {
 }
 
 async function expectTryAgainToRecover(page: Page) {
+  // Clicked while the app hydrates, the button can be neither the plain form nor React's yet:
+  // click once the page has settled, as a person would.
+  await page.waitForLoadState('networkidle')
   await page.getByRole('main').getByRole('button', { name: 'Try Again' }).click()
   await expect(page.getByRole('heading', { name: 'All systems operational' })).toBeVisible()
   await expect(page.getByText('Something went wrong!')).toHaveCount(0)
