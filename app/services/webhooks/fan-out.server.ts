@@ -56,10 +56,6 @@ async function fanOutSoon(db: Database, now = new Date()) {
   return true
 }
 
-/**
- * One run; the next is scheduled as it ends, failed or not: a failure waits one period, not the
- * runner's backoff.
- */
 /** fanOutSoon's read, built once: it follows every commit. */
 const endpointBehind = preparedPerDatabase((db) => {
   const isFanOutDueOrRunning = db
@@ -88,6 +84,10 @@ const endpointBehind = preparedPerDatabase((db) => {
     .prepare()
 })
 
+/**
+ * One run; the next is scheduled as it ends, failed or not: a failure waits one period, not the
+ * runner's backoff.
+ */
 export async function runWebhookFanOutJob(db: Database, _payload: Record<string, unknown>, now: Date) {
   try {
     return await fanOutEvents(db, now)
